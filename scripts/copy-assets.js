@@ -1,0 +1,10 @@
+// Copies non-TypeScript assets (YAML data shipped with the engine) next to the compiled code.
+import { cpSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+const assets = ['core/patterns/default-patterns.yml'];
+for (const asset of assets) {
+  const target = `dist/${asset}`;
+  mkdirSync(dirname(target), { recursive: true });
+  cpSync(`src/${asset}`, target);
+}

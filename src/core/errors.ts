@@ -1,0 +1,43 @@
+import type { DiagnosticCode } from './diagnostic-codes.js';
+
+/** Where a diagnostic or a model element comes from: 1-based line and column. */
+export interface SourceRef {
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+export type Severity = 'error' | 'warning';
+
+/** One problem found while loading or validating an assistant. Validation returns all of them at once. */
+export interface Diagnostic {
+  readonly code: DiagnosticCode;
+  readonly severity: Severity;
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly flowId?: string;
+  readonly stepId?: string;
+  readonly message: string;
+  readonly hint: string;
+}
+
+/** Stable error codes of runtime failures; mapped to HTTP, JSON-RPC and exit codes only at the edges. */
+export type ErrorCode = 'PROJECT_INVALID' | 'PROJECT_NOT_FOUND' | 'CONDITION_SYNTAX' | 'INTERNAL';
+
+/** An infrastructure or usage failure that cannot become part of a conversation. */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: unknown;
+
+  constructor(options: { code: ErrorCode; message: string; details?: unknown; cause?: unknown }) {
+    super(options.message, { cause: options.cause });
+    this.name = 'AppError';
+    this.code = options.code;
+    this.details = options.details;
+  }
+}
+
+export function assertNever(value: never, what = 'value'): never {
+  throw new AppError({ code: 'INTERNAL', message: `Unexpected ${what}: ${JSON.stringify(value)}` });
+}

@@ -1,1 +1,238 @@
-export type DiagnosticCode = string;
+import type { Severity } from './errors.js';
+
+interface CodeInfo {
+  readonly severity: Severity;
+  /** what the code means, for docs/diagnostics.md */
+  readonly summary: string;
+  /** the default hint printed under the message */
+  readonly hint: string;
+}
+
+/**
+ * The catalogue of load and validation diagnostics. Codes are stable: tests, docs and users rely on them.
+ * Add new codes; never rename or reuse one.
+ */
+export const DIAGNOSTIC_CODES = {
+  // Files and YAML
+  FILE_UNREADABLE: e('A file could not be read.', 'Check that the path exists and is readable.'),
+  PATH_NOT_FOUND: e(
+    'A path given on the command line does not exist.',
+    'Check the -p/--domain/--data flags.',
+  ),
+  YAML_SYNTAX: e('A YAML file does not parse.', 'Fix the YAML syntax at the position shown.'),
+  YAML_DUPLICATE_KEY: e('A YAML mapping has the same key twice.', 'Remove or rename one of the keys.'),
+  ENV_VAR_UNSET: e(
+    'A `${VAR}` reference names an environment variable that is not set.',
+    'Set the environment variable, or quote the value if the `$` is meant literally.',
+  ),
+  // Schemas, one per file kind
+  DOMAIN_SCHEMA: e('A domain file does not match the domain format.', 'See the Rasa domain reference.'),
+  FLOWS_SCHEMA: e('A flows file does not match the flows format.', 'See the Rasa flows reference.'),
+  NLU_SCHEMA: e(
+    'An NLU training data file does not match the NLU format.',
+    'See the Rasa NLU data reference.',
+  ),
+  CONFIG_SCHEMA: e('config.yml does not match the config format.', 'See the Rasa config reference.'),
+  ENDPOINTS_SCHEMA: e('endpoints.yml has a key of the wrong type.', 'See the Rasa endpoints reference.'),
+  CREDENTIALS_SCHEMA: e(
+    'credentials.yml has a key of the wrong type.',
+    'Each channel maps to a map or null.',
+  ),
+  E2E_SCHEMA: e('An e2e test file does not match the e2e test format.', 'See the Rasa e2e test reference.'),
+  // Project shape
+  CONFIG_MISSING: w(
+    'No config.yml was found; defaults are used.',
+    'Add a config.yml with recipe, language, assistant_id.',
+  ),
+  CONFIG_ASSISTANT_ID_MISSING: w(
+    'config.yml has no assistant_id, or still has the placeholder value.',
+    'Set a unique assistant_id in config.yml.',
+  ),
+  DOMAIN_MISSING: e('No domain was found.', 'Add a domain.yml file or a domain/ folder.'),
+  DOMAIN_DUPLICATE: w(
+    'The same slot, response, action or intent is declared in two domain files.',
+    'Keep one declaration; the first one loaded wins.',
+  ),
+  FLOWS_MISSING: w('The project defines no flows.', 'Add flows under data/ or flows/.'),
+  // Flows
+  FLOW_DUPLICATE_ID: e('Two flows have the same id.', 'Flow ids must be unique across all files.'),
+  FLOW_INVALID_ID: e('A flow id has characters Rasa does not allow.', 'Use letters, digits, `_` and `-`.'),
+  FLOW_MISSING_DESCRIPTION: e(
+    'A flow has no description.',
+    'Describe what the flow does; it is used for understanding and for A2A skills.',
+  ),
+  FLOW_DUPLICATE_DESCRIPTION: e('Two flows have the same description.', 'Flow descriptions must be unique.'),
+  FLOW_DUPLICATE_NAME: e('Two flows have the same name.', 'Flow names must be unique.'),
+  FLOW_EMPTY: e('A flow has no steps.', 'Add at least one step.'),
+  STEP_EMPTY_SEQUENCE: e(
+    'A `then`/`else` branch has an empty list of steps.',
+    'Add steps or point at a step id.',
+  ),
+  STEP_DUPLICATE_ID: e('Two steps of a flow have the same id.', 'Step ids must be unique within a flow.'),
+  STEP_RESERVED_ID: e(
+    'A step uses a reserved id.',
+    '`START`, `END` and ids starting with `NEXT:` are reserved.',
+  ),
+  STEP_MISSING_NEXT: e(
+    'The last step of a `then`/`else` branch has no `next`.',
+    'Add `next: END` or `next: <step id>` to the last step of the branch.',
+  ),
+  STEP_UNKNOWN_NEXT: e(
+    'A `next` points at a step id that does not exist in the flow.',
+    'Use an existing step id or END.',
+  ),
+  STEP_UNREACHABLE: e(
+    'A step can never be reached from the start of its flow.',
+    'Remove it or add a `next` that leads to it.',
+  ),
+  BRANCH_MISSING_ELSE: e(
+    'A list of `next` branches has no `else`.',
+    'End the list with `- else: <step id or steps>`.',
+  ),
+  BRANCH_ELSE_NOT_LAST: e(
+    'An `else` branch is followed by more branches.',
+    'Put `else` last; later branches never run.',
+  ),
+  LINK_NOT_LAST: e(
+    'A `link` step has a `next`.',
+    'A link ends its flow: remove the `next`; steps after a link run only if another step jumps to them.',
+  ),
+  LINK_UNKNOWN_FLOW: e('A `link` step names a flow that does not exist.', 'Check the flow id.'),
+  LINK_TO_PATTERN: e(
+    'A `link` step links to a pattern.',
+    'Only pattern_human_handoff (and pattern_chitchat from patterns).',
+  ),
+  LINK_FROM_INTERNAL_ERROR: e(
+    'pattern_internal_error links to another flow.',
+    'pattern_internal_error may not link.',
+  ),
+  CALL_UNKNOWN_FLOW: e('A `call` step names a flow that does not exist.', 'Check the flow id.'),
+  CALL_TO_PATTERN: e('A `call` step calls a pattern.', 'Patterns cannot be called.'),
+  CALL_FROM_PATTERN: e('A pattern uses a `call` step.', 'Patterns cannot call flows.'),
+  CALLED_FLOW_HAS_LINK: e(
+    'A flow reached through `call` contains a `link` step.',
+    'Use `call` or `link`, not both.',
+  ),
+  NLU_TRIGGER_DUPLICATE_INTENT: e(
+    'Two flows use the same intent as `nlu_trigger`.',
+    'An intent can trigger one flow.',
+  ),
+  NLU_TRIGGER_UNKNOWN_INTENT: w(
+    'An `nlu_trigger` names an intent that is neither in the domain nor in the NLU data.',
+    'Declare the intent or add training examples for it.',
+  ),
+  PERSISTED_SLOT_NOT_IN_FLOW: e(
+    'A slot in `persisted_slots` is not collected or set by the flow.',
+    'Persist only slots the flow collects or sets.',
+  ),
+  PERSISTED_SLOTS_WITH_RESET: e(
+    'A flow combines `persisted_slots` with a collect step using `reset_after_flow_ends`.',
+    'Use only `persisted_slots`.',
+  ),
+  COLLECT_UNKNOWN_SLOT: e(
+    'A collect step names a slot the domain does not declare.',
+    'Declare the slot in the domain.',
+  ),
+  COLLECT_INVALID_SLOT_NAME: e('A collect step names an invalid slot.', 'Use letters, digits, `_` and `-`.'),
+  COLLECT_LIST_SLOT: e('A collect step collects a list slot.', 'List slots cannot be collected.'),
+  COLLECT_NO_QUESTION: e(
+    'A collect step has no way to ask for its slot.',
+    'Add a response `utter_ask_<slot>` or an action `action_ask_<slot>`, or give the slot an initial value.',
+  ),
+  COLLECT_TWO_QUESTIONS: e(
+    'Both `utter_ask_<slot>` and `action_ask_<slot>` exist for a collected slot.',
+    'Keep one of them.',
+  ),
+  SET_SLOTS_UNKNOWN_SLOT: e(
+    'A set_slots step names a slot the domain does not declare.',
+    'Declare the slot.',
+  ),
+  SET_SLOTS_LIST_SLOT: e('A set_slots step sets a list slot.', 'List slots cannot be set by set_slots.'),
+  SET_SLOTS_BAD_VALUE: w(
+    'A set_slots value does not fit the slot type.',
+    'Use a value of the slot type or null.',
+  ),
+  ACTION_UNKNOWN: e(
+    'An action step names something that is neither a response, a declared custom action nor a built-in action.',
+    'Add the response to the domain or list the custom action under `actions:`.',
+  ),
+  REJECTION_UNKNOWN_RESPONSE: e(
+    'A rejection names a response that does not exist.',
+    'Add the response to the domain.',
+  ),
+  CONDITION_SYNTAX: e('A condition does not parse.', 'Check the condition syntax (pypred).'),
+  CONDITION_NAMESPACE: e(
+    'A condition reads a name without the `slots.` or `context.` prefix; it is always undefined.',
+    'Write `slots.<name>` (or quote the value if it is a string).',
+  ),
+  CONDITION_UNKNOWN_SLOT: e(
+    'A condition reads a slot the domain does not declare.',
+    'Declare the slot or fix the name.',
+  ),
+  CONDITION_BOOL_VALUE: e(
+    'A bool slot is compared with something other than true, false or null.',
+    'Compare with true/false.',
+  ),
+  CONDITION_CATEGORICAL_VALUE: e(
+    'A categorical slot is compared with a value it does not declare.',
+    'Compare with one of the slot values.',
+  ),
+  // Domain
+  SLOT_RESERVED_NAME: e('A slot uses a reserved name.', '`dialogue_stack` is reserved by the engine.'),
+  SLOT_CATEGORICAL_NO_VALUES: e(
+    'A categorical slot declares no values.',
+    'List the allowed values under `values:`.',
+  ),
+  SLOT_INITIAL_VALUE_TYPE: w(
+    'A slot initial value does not fit the slot type.',
+    'Use a value of the slot type.',
+  ),
+  SLOT_MAPPING_UNKNOWN_ENTITY: w('A from_entity mapping names an undeclared entity.', 'Declare the entity.'),
+  SLOT_MAPPING_UNKNOWN_FLOW: e(
+    'A mapping condition names a flow that does not exist.',
+    'Check `active_flow`.',
+  ),
+  RESPONSE_EMPTY: e(
+    'A response variation has nothing to send.',
+    'Give it a text, buttons, image or custom payload.',
+  ),
+  RESPONSE_UNKNOWN_SLOT: w(
+    'A response interpolates `{name}` but no slot has that name.',
+    'Declare the slot, or make sure the custom action that utters it passes the value.',
+  ),
+  BUTTON_PAYLOAD_EMPTY: e('A button has an empty payload.', 'Give the button a payload.'),
+  BUTTON_PAYLOAD_INVALID: e(
+    'A `/SetSlots(...)` button payload does not parse.',
+    'Use `/SetSlots(slot=value, ...)`.',
+  ),
+  BUTTON_PAYLOAD_TOO_MANY_SLOTS: e(
+    'A `/SetSlots(...)` payload sets more than 10 slots.',
+    'Set at most 10 slots.',
+  ),
+  BUTTON_UNKNOWN_SLOT: e(
+    'A `/SetSlots(...)` payload names a slot the domain does not declare.',
+    'Declare the slot.',
+  ),
+  BUTTON_UNKNOWN_INTENT: w('A `/intent` button payload names an unknown intent.', 'Declare the intent.'),
+  BUTTON_FREE_FORM_PAYLOAD: w(
+    'A button payload is free text; it will go through understanding like a typed message.',
+    'Use `/SetSlots(...)` for deterministic buttons.',
+  ),
+  // NLU data
+  NLU_DUPLICATE_EXAMPLE: w('The same NLU example appears more than once.', 'Remove the duplicate.'),
+  NLU_CONFLICTING_EXAMPLE: e(
+    'The same NLU example is listed under two intents.',
+    'Keep it under one intent.',
+  ),
+  NLU_BAD_ANNOTATION: e('An entity annotation in an NLU example is malformed.', 'Use `[text](entity)`.'),
+} as const satisfies Record<string, CodeInfo>;
+
+export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;
+
+function e(summary: string, hint: string): CodeInfo {
+  return { severity: 'error', summary, hint };
+}
+
+function w(summary: string, hint: string): CodeInfo {
+  return { severity: 'warning', summary, hint };
+}

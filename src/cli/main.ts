@@ -1,0 +1,44 @@
+import { Command, CommanderError } from 'commander';
+import { createRequire } from 'node:module';
+import type { CliIo } from './io.js';
+import { validateCommand } from './validate-command.js';
+
+const EXIT_USAGE = 2;
+
+export function buildProgram(io: CliIo): Command {
+  const version = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+  const program = new Command('parley')
+    .description('Parley: Rasa CALM-style assistants with a built-in A2A server')
+    .version(version)
+    .exitOverride()
+    .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+  const data = new Command('data').description('commands for the assistant data').exitOverride();
+  data.addCommand(validateCommand(io));
+  program.addCommand(data);
+  program.addCommand(validateCommand(io), {});
+  for (const command of [...program.commands, ...data.commands])
+    command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+  return program;
+}
+
+/** Runs the CLI and returns the exit code. */
+export async function main(argv: readonly string[], io: CliIo = processIo()): Promise<number> {
+  let exitCode = 0;
+  const program = buildProgram({ ...io, setExitCode: (code) => (exitCode = code) });
+  try {
+    await program.parseAsync([...argv]);
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : EXIT_USAGE;
+    io.stderr(`parley: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+}
+
+function processIo(): CliIo {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    setExitCode: (code) => (process.exitCode = code),
+  };
+}

@@ -1,0 +1,27 @@
+import { Command, Option } from 'commander';
+import { validateProject } from '../project/validate/index.js';
+import { formatDiagnosticsJson, formatDiagnosticsText } from './format-diagnostics.js';
+import { addProjectOptions, toLocation } from './project-options.js';
+import type { ProjectFlags } from './project-options.js';
+import type { CliIo } from './io.js';
+
+interface ValidateFlags extends ProjectFlags {
+  readonly format: 'text' | 'json';
+}
+
+/** `parley data validate`: every diagnostic at once; exit 1 when there is an error, 0 otherwise. */
+export function validateCommand(io: CliIo, name = 'validate'): Command {
+  const command = new Command(name)
+    .description('check the assistant for errors (flows, domain, conditions, responses, config)')
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'));
+  addProjectOptions(command).action((flags: ValidateFlags) => {
+    const result = validateProject(toLocation(flags));
+    const output =
+      flags.format === 'json'
+        ? formatDiagnosticsJson(result.diagnostics)
+        : formatDiagnosticsText(result.diagnostics);
+    io.stdout(output);
+    io.setExitCode(result.hasErrors ? 1 : 0);
+  });
+  return command;
+}

@@ -1,0 +1,59 @@
+import { DIAGNOSTIC_CODES } from '../core/diagnostic-codes.js';
+import type { DiagnosticCode } from '../core/diagnostic-codes.js';
+import type { Diagnostic, SourceRef } from '../core/errors.js';
+
+export interface DiagnosticInput {
+  readonly code: DiagnosticCode;
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly message: string;
+  readonly hint?: string;
+  readonly flowId?: string;
+  readonly stepId?: string;
+}
+
+/** Collects every problem found while loading and validating; nothing stops at the first one. */
+export class ProjectDiagnostics {
+  private readonly items: Diagnostic[] = [];
+
+  add(input: DiagnosticInput): void {
+    const info = DIAGNOSTIC_CODES[input.code];
+    this.items.push({
+      code: input.code,
+      severity: info.severity,
+      file: input.file,
+      line: input.line,
+      column: input.column,
+      ...(input.flowId === undefined ? {} : { flowId: input.flowId }),
+      ...(input.stepId === undefined ? {} : { stepId: input.stepId }),
+      message: input.message,
+      hint: input.hint ?? info.hint,
+    });
+  }
+
+  at(
+    code: DiagnosticCode,
+    where: SourceRef | undefined,
+    message: string,
+    extra: Partial<DiagnosticInput> = {},
+  ): void {
+    const position = where ?? { file: '<unknown>', line: 1, column: 1 };
+    this.add({ ...extra, code, file: position.file, line: position.line, column: position.column, message });
+  }
+
+  get all(): readonly Diagnostic[] {
+    return sortDiagnostics(this.items);
+  }
+
+  get hasErrors(): boolean {
+    return this.items.some((item) => item.severity === 'error');
+  }
+}
+
+export function sortDiagnostics(items: readonly Diagnostic[]): Diagnostic[] {
+  return [...items].sort(
+    (a, b) =>
+      a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.code.localeCompare(b.code),
+  );
+}

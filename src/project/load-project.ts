@@ -1,0 +1,119 @@
+import type { Assistant } from '../core/assistant.js';
+import { EMPTY_NLU_DATA } from '../core/domain/nlu-data.js';
+import type { Diagnostic } from '../core/errors.js';
+import { FlowList } from '../core/flows/flow-list.js';
+import { defaultPatternsFile } from './defaults.js';
+import { ProjectDiagnostics } from './diagnostics.js';
+import { discoverProjectFiles } from './load/discover.js';
+import type { ProjectFiles, ProjectLocation } from './load/discover.js';
+import type { Environment } from './load/env-interpolation.js';
+import { readProject } from './load/read-project.js';
+import type { RawProject, Section } from './load/read-project.js';
+import { buildConfig } from './normalise/config.js';
+import type { SourceContext } from './normalise/context.js';
+import { buildDomain } from './normalise/domain.js';
+import { buildFlows } from './normalise/flows.js';
+import { buildNluData } from './normalise/nlu.js';
+
+export interface LoadOptions {
+  /** environment for `${VAR}` interpolation; defaults to process.env */
+  readonly env?: Environment;
+}
+
+/** An assistant as loaded from disk, with what validation needs to point back at the files. */
+export interface LoadedProject {
+  readonly assistant: Assistant;
+  readonly files: ProjectFiles;
+  readonly raw: RawProject;
+  /** e2e test files found under tests/ and e2e_tests/, schema-checked */
+  readonly tests: readonly Section[];
+}
+
+export interface LoadResult {
+  readonly project: LoadedProject;
+  readonly diagnostics: ProjectDiagnostics;
+}
+
+/** Reads, schema-checks and normalises an assistant. Always returns a best-effort model plus every problem. */
+export function loadProject(location: ProjectLocation, options: LoadOptions = {}): LoadResult {
+  const diagnostics = new ProjectDiagnostics();
+  const files = discoverProjectFiles(location);
+  for (const path of files.missing) {
+    diagnostics.add({
+      code: 'PATH_NOT_FOUND',
+      file: path,
+      line: 1,
+      column: 1,
+      message: `'${path}' does not exist.`,
+    });
+  }
+  const raw = readProject(files, options.env ?? process.env, diagnostics);
+  const assistant = buildAssistant(raw, diagnostics);
+  reportMissingParts(files, raw, diagnostics);
+  return { project: { assistant, files, raw, tests: raw.tests }, diagnostics };
+}
+
+function buildAssistant(raw: RawProject, diagnostics: ProjectDiagnostics): Assistant {
+  const own = (section: Section): SourceContext => ({ file: section.file, diagnostics, isDefault: false });
+  const defaults = defaultSections(diagnostics);
+  const domainSections = [...raw.domain, ...raw.dataResponses];
+  const domain = buildDomain([
+    ...domainSections.map((section) => ({ section, context: own(section) })),
+    { section: defaults.section, context: defaults.context },
+  ]);
+  const projectFlows = raw.flows.flatMap((section) => buildFlows(section, own(section)));
+  const overridden = new Set(projectFlows.map((flow) => flow.id));
+  const defaultFlows = buildFlows(defaults.section, defaults.context).filter(
+    (flow) => !overridden.has(flow.id),
+  );
+  return {
+    config: buildConfig(raw.config?.data ?? {}),
+    domain,
+    flows: new FlowList([...projectFlows, ...defaultFlows]),
+    nlu:
+      raw.nlu.length > 0
+        ? buildNluData(raw.nlu.map((section) => ({ section, context: own(section) })))
+        : EMPTY_NLU_DATA,
+    endpoints: raw.endpoints?.data ?? {},
+    credentials: raw.credentials?.data ?? {},
+  };
+}
+
+function defaultSections(diagnostics: ProjectDiagnostics): { section: Section; context: SourceContext } {
+  const file = defaultPatternsFile();
+  const data = (file.data ?? {}) as Record<string, unknown>;
+  return { section: { file, data }, context: { file, diagnostics, isDefault: true } };
+}
+
+function reportMissingParts(files: ProjectFiles, raw: RawProject, diagnostics: ProjectDiagnostics): void {
+  const root = files.root;
+  if (files.config === undefined) {
+    diagnostics.add({
+      code: 'CONFIG_MISSING',
+      file: `${root}/config.yml`,
+      line: 1,
+      column: 1,
+      message: 'No config.yml found.',
+    });
+  }
+  if (files.domain.length === 0) {
+    diagnostics.add({
+      code: 'DOMAIN_MISSING',
+      file: `${root}/domain.yml`,
+      line: 1,
+      column: 1,
+      message: 'No domain.yml or domain/ folder found.',
+    });
+  }
+  if (raw.flows.length === 0) {
+    diagnostics.add({
+      code: 'FLOWS_MISSING',
+      file: `${root}/data`,
+      line: 1,
+      column: 1,
+      message: 'No YAML file with a `flows:` key was found under data/ or flows/.',
+    });
+  }
+}
+
+export type { Diagnostic };

@@ -1,0 +1,59 @@
+import { isScalar, Scalar, visit } from 'yaml';
+import type { ProjectDiagnostics } from '../diagnostics.js';
+import type { YamlFile } from './yaml-file.js';
+
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+// Rasa registers this pattern as an implicit YAML resolver, so only plain (unquoted) scalars that contain
+// `${...}` are expanded; quoted text such as a response "A payment of ${amount}" stays as written.
+const ENV_REFERENCE = /^(.*)\$\{(.*)\}(.*)$/s;
+
+/**
+ * Expands `${VAR}` and `$VAR` in plain scalars like Python's os.path.expandvars, and reports a scalar that
+ * still holds an unset reference afterwards, as Rasa refuses to start in that case.
+ */
+export function interpolateEnvironment(
+  file: YamlFile,
+  env: Environment,
+  diagnostics: ProjectDiagnostics,
+): void {
+  let changed = false;
+  visit(file.document, {
+    Scalar(_key, node) {
+      if (!isScalar(node) || node.type !== Scalar.PLAIN || typeof node.value !== 'string') return;
+      if (!ENV_REFERENCE.test(node.value)) return;
+      const { text, missing } = expandVariables(node.value, env);
+      if (missing.length > 0) {
+        const { line, col } = file.lineCounter.linePos(node.range?.[0] ?? 0);
+        diagnostics.add({
+          code: 'ENV_VAR_UNSET',
+          file: file.path,
+          line,
+          column: col,
+          message: `Environment variable${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not set (in '${node.value}').`,
+        });
+        return;
+      }
+      node.value = text;
+      changed = true;
+    },
+  });
+  if (changed) file.data = file.document.toJS({ maxAliasCount: 1000 });
+}
+
+export function expandVariables(value: string, env: Environment): { text: string; missing: string[] } {
+  const missing: string[] = [];
+  const text = value.replace(
+    /\$(?:\{([^}]*)\}|([A-Za-z_][A-Za-z0-9_]*))/g,
+    (whole, braced?: string, bare?: string) => {
+      const name = braced ?? bare ?? '';
+      const resolved = env[name];
+      if (resolved === undefined) {
+        missing.push(name);
+        return whole;
+      }
+      return resolved;
+    },
+  );
+  return { text, missing };
+}

@@ -1,0 +1,124 @@
+import { readFileSync } from 'node:fs';
+import type { DiagnosticCode } from '../../core/diagnostic-codes.js';
+import type { ProjectDiagnostics } from '../diagnostics.js';
+import { validateFile } from '../schemas/index.js';
+import type { FileKind } from '../schemas/index.js';
+import type { ProjectFiles } from './discover.js';
+import { interpolateEnvironment } from './env-interpolation.js';
+import type { Environment } from './env-interpolation.js';
+import { parseYamlFile, pointerToPath, positionOf } from './yaml-file.js';
+import type { YamlFile } from './yaml-file.js';
+
+/** A YAML file together with the part of it that belongs to one file kind. */
+export interface Section {
+  readonly file: YamlFile;
+  /** the checked content: for data files, only the keys of this kind (`version` + `flows`, ...) */
+  readonly data: Record<string, unknown>;
+}
+
+export interface RawProject {
+  readonly config: Section | undefined;
+  readonly domain: readonly Section[];
+  readonly flows: readonly Section[];
+  readonly nlu: readonly Section[];
+  /** `responses:` blocks found in training data files; they join the domain */
+  readonly dataResponses: readonly Section[];
+  readonly endpoints: Section | undefined;
+  readonly credentials: Section | undefined;
+  readonly tests: readonly Section[];
+}
+
+const SCHEMA_CODES: Record<FileKind, DiagnosticCode> = {
+  domain: 'DOMAIN_SCHEMA',
+  flows: 'FLOWS_SCHEMA',
+  nlu: 'NLU_SCHEMA',
+  config: 'CONFIG_SCHEMA',
+  endpoints: 'ENDPOINTS_SCHEMA',
+  credentials: 'CREDENTIALS_SCHEMA',
+  e2e: 'E2E_SCHEMA',
+};
+
+export function readProject(
+  files: ProjectFiles,
+  env: Environment,
+  diagnostics: ProjectDiagnostics,
+): RawProject {
+  const read = (path: string, interpolate: boolean): YamlFile | undefined => {
+    const file = readYaml(path, diagnostics);
+    if (file && interpolate) interpolateEnvironment(file, env, diagnostics);
+    return file;
+  };
+  const single = (path: string | undefined, kind: FileKind): Section | undefined => {
+    const file = path === undefined ? undefined : read(path, true);
+    return file ? checked(file, asRecord(file.data), kind, diagnostics) : undefined;
+  };
+  const dataFiles = files.data.map((path) => read(path, false)).filter(isDefined);
+  const pick = (kind: FileKind, key: string): Section[] =>
+    dataFiles
+      .filter((file) => hasKey(file.data, key))
+      .map((file) => checked(file, subset(file.data, key), kind, diagnostics));
+  return {
+    config: single(files.config, 'config'),
+    domain: files.domain
+      .map((path) => read(path, true))
+      .filter(isDefined)
+      .map((file) => checked(file, asRecord(file.data), 'domain', diagnostics)),
+    flows: pick('flows', 'flows'),
+    nlu: pick('nlu', 'nlu'),
+    dataResponses: pick('domain', 'responses'),
+    endpoints: single(files.endpoints, 'endpoints'),
+    credentials: single(files.credentials, 'credentials'),
+    tests: files.tests
+      .map((path) => read(path, false))
+      .filter(isDefined)
+      .filter((file) => hasKey(file.data, 'test_cases'))
+      .map((file) => checked(file, asRecord(file.data), 'e2e', diagnostics)),
+  };
+}
+
+function readYaml(path: string, diagnostics: ProjectDiagnostics): YamlFile | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    diagnostics.add({ code: 'FILE_UNREADABLE', file: path, line: 1, column: 1, message: describe(error) });
+    return undefined;
+  }
+  return parseYamlFile(path, text, diagnostics);
+}
+
+function checked(
+  file: YamlFile,
+  data: Record<string, unknown>,
+  kind: FileKind,
+  diagnostics: ProjectDiagnostics,
+): Section {
+  for (const problem of validateFile(kind, data)) {
+    const where = positionOf(file, pointerToPath(problem.instancePath), true);
+    diagnostics.at(SCHEMA_CODES[kind], where, problem.message, { hint: problem.hint });
+  }
+  return { file, data };
+}
+
+function subset(data: unknown, key: string): Record<string, unknown> {
+  const record = asRecord(data);
+  return 'version' in record ? { version: record['version'], [key]: record[key] } : { [key]: record[key] };
+}
+
+function hasKey(data: unknown, key: string): boolean {
+  return typeof data === 'object' && data !== null && key in data;
+}
+
+export function asRecord(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}
+
+function isDefined<T>(value: T | undefined): value is T {
+  return value !== undefined;
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,18 @@
+import type { AssistantConfig, ComponentConfig } from '../../core/assistant.js';
+import { asString, isRecord } from './context.js';
+
+export function buildConfig(raw: Record<string, unknown>): AssistantConfig {
+  return {
+    recipe: asString(raw['recipe']) ?? 'default.v1',
+    language: asString(raw['language']) ?? 'en',
+    assistantId: asString(raw['assistant_id']),
+    pipeline: components(raw['pipeline']),
+    policies: components(raw['policies']),
+    raw,
+  };
+}
+
+function components(raw: unknown): ComponentConfig[] {
+  if (!Array.isArray(raw)) return [];
+  return raw.filter(isRecord).map(({ name, ...options }) => ({ name: String(name), options }));
+}

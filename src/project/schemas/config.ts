@@ -1,0 +1,35 @@
+import type { SchemaObject } from 'ajv';
+
+/*
+ * JSON Schema (draft-07) of config.yml. Rasa only requires a map here (its own schema is
+ * `type: map`) and checks components when it builds the graph; we check the shape the loader relies
+ * on: `pipeline` and `policies` are lists of components, each a map with a `name`. Component settings
+ * and unknown top-level keys pass. An empty `pipeline:` or `policies:` is allowed (Rasa fills in
+ * defaults). See flows.ts for the meaning of the `x-` annotations.
+ */
+
+const component: SchemaObject = {
+  type: 'object',
+  'x-expected': 'a map with a name, e.g. `- name: FlowPolicy`',
+  required: ['name'],
+  properties: { name: { type: 'string' } },
+};
+
+const componentList = (example: string): SchemaObject => ({
+  type: ['array', 'null'],
+  'x-expected': 'a list of components',
+  'x-hint': `start each component with "- name:", e.g. \`- name: ${example}\``,
+  items: component,
+});
+
+export const configSchema: SchemaObject = {
+  type: 'object',
+  properties: {
+    recipe: { type: 'string' },
+    language: { type: 'string' },
+    additional_languages: { type: ['array', 'null'], items: { type: 'string' } },
+    assistant_id: { type: ['string', 'number'] },
+    pipeline: componentList('CompactLLMCommandGenerator'),
+    policies: componentList('FlowPolicy'),
+  },
+};

@@ -1,0 +1,97 @@
+import type { SchemaObject } from 'ajv';
+
+/*
+ * JSON Schema (draft-07) of endpoints.yml. Rasa reads each section into an EndpointConfig and hands
+ * unknown keys to the implementation as kwargs, so sections accept extra keys; we type the keys Parley
+ * reads. An empty section (`tracker_store:`) means "absent", as in Rasa. Values may hold `${VAR}`
+ * references that are expanded after this check, so numeric settings also accept strings.
+ * See flows.ts for the meaning of the `x-` annotations.
+ */
+
+const text = { type: 'string' };
+const flag = { type: 'boolean' };
+const numberOrVar = { type: ['number', 'string'], 'x-expected': 'a number (or a ${VAR} reference)' };
+const stringMap = { type: 'object', 'x-expected': 'a map of names to values' };
+
+/** Keys of Rasa's generic EndpointConfig, shared by every section. */
+const endpointKeys = {
+  url: text,
+  type: text,
+  store_type: text,
+  token: text,
+  token_name: text,
+  headers: stringMap,
+  params: stringMap,
+  cafile: text,
+  basic_auth: {
+    type: 'object',
+    required: ['username', 'password'],
+    properties: { username: text, password: text },
+  },
+  host: text,
+  port: numberOrVar,
+};
+
+function section(extra: Record<string, SchemaObject> = {}): SchemaObject {
+  return {
+    type: ['object', 'null'],
+    'x-expected': 'a map of settings (or empty)',
+    properties: { ...endpointKeys, ...extra },
+  };
+}
+
+const llmReference: SchemaObject = {
+  type: 'object',
+  'x-expected': 'a map like `model_group: <id>`',
+  properties: { model_group: text },
+};
+
+const modelGroup: SchemaObject = {
+  type: 'object',
+  'x-expected': 'a map with an id and models',
+  required: ['id', 'models'],
+  properties: {
+    id: text,
+    models: {
+      type: 'array',
+      'x-expected': 'a list of models',
+      minItems: 1,
+      items: {
+        type: 'object',
+        'x-expected': 'a map with a provider, e.g. `- provider: openai`',
+        required: ['provider'],
+        properties: { provider: text, model: text, api_base: text, api_key: text, timeout: numberOrVar },
+      },
+    },
+    router: { type: 'object' },
+  },
+};
+
+const mcpServer: SchemaObject = {
+  type: 'object',
+  'x-expected': 'a map with a name and a url',
+  required: ['name'],
+  properties: { name: text, url: text, type: text },
+};
+
+export const endpointsSchema: SchemaObject = {
+  type: 'object',
+  properties: {
+    action_endpoint: section({ actions_module: text, enable_selective_domain: flag }),
+    nlg: section({ llm: llmReference, rephrase_all: flag }),
+    models: section({ wait_time_between_pulls: { type: ['number', 'string', 'null'] } }),
+    tracker_store: section(),
+    lock_store: section(),
+    event_broker: section(),
+    vector_store: section(),
+    metrics: section(),
+    tracing: {
+      type: ['object', 'array', 'null'],
+      'x-expected': 'a map of tracing settings or a list of them',
+      items: { type: 'object' },
+    },
+    model_groups: { type: ['array', 'null'], 'x-expected': 'a list of model groups', items: modelGroup },
+    mcp_servers: { type: ['array', 'null'], 'x-expected': 'a list of MCP servers', items: mcpServer },
+    interaction_handling: section({ global_silence_timeout: numberOrVar }),
+  },
+};

@@ -1,0 +1,234 @@
+import type { SchemaObject } from 'ajv';
+
+/*
+ * JSON Schema (draft-07) of a flows file: any YAML file with a top-level `flows:` key.
+ *
+ * Modelled on Rasa Pro's `flows_yaml_schema.json` and the step readers in `rasa/shared/core/flows`:
+ * strict where Rasa is strict (unknown flow and step keys are errors, a step has exactly one kind,
+ * `noop` is `true` and needs a `next`). Differences, on purpose:
+ * - `description` is not required here: the loader reports a missing one as its own diagnostic.
+ * - `id`, `description` and `metadata` are accepted on every step kind (FlowStep reads them for all).
+ * - a `link` step may not carry `next`: Rasa rejects it at load time; the loader reports it as LINK_NOT_LAST.
+ * - flow ids follow Rasa's load-time regex (`-` allowed), not the stricter key regex of the old schema.
+ *
+ * Keys starting with `x-` are Parley annotations read by problems.ts (ajv ignores them):
+ * `x-expected` names the expected value in type errors, `x-message` replaces ajv's message for a
+ * failed oneOf/anyOf/not/pattern/min-max keyword of that schema, and `x-hint` is the hint for problems
+ * raised by that schema (`x-hints` gives one per ajv keyword).
+ * Unions are written as `type: [...]` plus `if/then`, and oneOf/anyOf branches never use `$ref`, so
+ * that problems.ts can fold each union into one problem.
+ */
+
+export const STEP_KINDS = ['action', 'collect', 'set_slots', 'link', 'call', 'noop'] as const;
+
+const text = { type: 'string' };
+const flag = { type: 'boolean' };
+
+/** A pypred condition. YAML `if: False` is a boolean, which Rasa stores as the string "False". */
+export const predicateSchema: SchemaObject = {
+  type: ['string', 'boolean'],
+  'x-expected': 'a condition (a string, or true/false)',
+};
+
+/** `{if: <condition>, utter: <response>}`, used by collect steps and by slot validation in the domain. */
+export const rejectionsSchema: SchemaObject = {
+  type: 'array',
+  'x-expected': 'a list of {if, utter} rejections',
+  items: {
+    type: 'object',
+    'x-expected': 'a map {if: <condition>, utter: <response name>}',
+    required: ['if', 'utter'],
+    properties: { if: predicateSchema, utter: text },
+  },
+};
+
+const stepIdOrSteps: SchemaObject = {
+  type: ['string', 'array'],
+  'x-expected': 'a step id or a list of steps',
+  if: { type: 'array' },
+  then: { $ref: '#/definitions/steps' },
+};
+
+const nextSchema: SchemaObject = {
+  type: ['string', 'array'],
+  'x-expected': 'a step id (or END) or a list of {if, then} / {else} branches',
+  if: { type: 'array' },
+  then: { minItems: 1, items: { $ref: '#/definitions/branch' } },
+};
+
+const common = { id: text, description: text, metadata: {} };
+const withNext = { ...common, next: nextSchema };
+
+const silenceTimeout: SchemaObject = {
+  type: ['number', 'object'],
+  'x-expected': 'a number of seconds or a map of channel name to seconds',
+  minimum: 0,
+  if: { type: 'object' },
+  then: { additionalProperties: { type: 'number', minimum: 0 } },
+};
+
+const dtmf: SchemaObject = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { length: { type: 'integer', minimum: 1 }, finish_on_key: text, allow_audio_input: flag },
+  not: { required: ['length', 'finish_on_key'] },
+  'x-message': "dtmf takes either 'length' or 'finish_on_key', not both",
+};
+
+const mcpMapping: SchemaObject = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    input: {
+      type: 'array',
+      items: { type: 'object', required: ['param', 'slot'], properties: { param: text, slot: text } },
+    },
+    output: {
+      type: 'array',
+      items: { type: 'object', required: ['slot', 'value'], properties: { slot: text, value: text } },
+    },
+  },
+};
+
+/** The keys each step kind allows; `then` schemas of the step's `allOf`. */
+const stepKinds: Record<(typeof STEP_KINDS)[number], SchemaObject> = {
+  action: { additionalProperties: false, properties: { action: text, ...withNext } },
+  collect: {
+    additionalProperties: false,
+    properties: {
+      collect: text,
+      utter: text,
+      ask_before_filling: flag,
+      reset_after_flow_ends: flag,
+      rejections: rejectionsSchema,
+      force_slot_filling: flag,
+      silence_timeout: silenceTimeout,
+      dtmf,
+      ...withNext,
+    },
+  },
+  set_slots: {
+    additionalProperties: false,
+    properties: {
+      set_slots: {
+        type: 'array',
+        'x-expected': 'a list of one-key maps, e.g. `- amount: null`',
+        minItems: 1,
+        items: { type: 'object', minProperties: 1, 'x-expected': 'a map of slot name to value' },
+      },
+      ...withNext,
+    },
+  },
+  link: {
+    additionalProperties: false,
+    // `next` is accepted here so the loader can report it with its own code (LINK_NOT_LAST).
+    properties: { link: text, ...withNext },
+  },
+  call: {
+    additionalProperties: false,
+    properties: {
+      call: text,
+      exit_if: { type: 'array', minItems: 1, items: text },
+      mcp_server: text,
+      mapping: mcpMapping,
+      ...withNext,
+    },
+  },
+  noop: {
+    additionalProperties: false,
+    required: ['next'],
+    properties: { noop: { const: true }, ...withNext },
+    'x-hint': "a noop step only branches: give it 'next' (a step id or a list of branches)",
+  },
+};
+
+const step: SchemaObject = {
+  type: 'object',
+  oneOf: STEP_KINDS.map((kind) => ({ required: [kind] })),
+  'x-message': `a step needs exactly one of ${STEP_KINDS.join(', ')}`,
+  allOf: STEP_KINDS.map((kind) => ({ if: { required: [kind] }, then: stepKinds[kind] })),
+};
+
+const branch: SchemaObject = {
+  type: 'object',
+  additionalProperties: false,
+  properties: { if: predicateSchema, then: stepIdOrSteps, else: stepIdOrSteps },
+  oneOf: [{ required: ['if', 'then'] }, { required: ['else'] }],
+  'x-message': 'a branch is either {if: <condition>, then: <step id or steps>} or {else: <step id or steps>}',
+  'x-hint': "write '- if: slots.x', 'then: ...' for a condition, and end the list with '- else: ...'",
+};
+
+const nluTrigger: SchemaObject = {
+  type: 'array',
+  minItems: 1,
+  items: {
+    type: 'object',
+    required: ['intent'],
+    additionalProperties: false,
+    properties: {
+      intent: {
+        type: ['string', 'object'],
+        'x-expected': 'an intent name or {name, confidence_threshold}',
+        if: { type: 'object' },
+        then: {
+          required: ['name'],
+          additionalProperties: false,
+          properties: { name: text, confidence_threshold: { type: 'number', minimum: 0, maximum: 1 } },
+        },
+      },
+    },
+  },
+};
+
+const flow: SchemaObject = {
+  type: 'object',
+  required: ['steps'],
+  additionalProperties: false,
+  properties: {
+    name: text,
+    description: text,
+    if: predicateSchema,
+    always_include_in_prompt: flag,
+    nlu_trigger: nluTrigger,
+    persisted_slots: { type: 'array', items: text },
+    run_pattern_completed: flag,
+    steps: { $ref: '#/definitions/steps' },
+    translation: {
+      type: 'object',
+      'x-expected': 'a map of language code to {name}',
+      additionalProperties: { type: 'object', properties: { name: text } },
+    },
+    metadata: {},
+    file_path: text,
+  },
+};
+
+export const flowsFileSchema: SchemaObject = {
+  type: 'object',
+  required: ['flows'],
+  properties: {
+    version: { type: 'string', 'x-hint': 'quote the version, e.g. version: "3.1"' },
+    flows: {
+      type: 'object',
+      'x-expected': 'a map of flow id to flow',
+      propertyNames: {
+        pattern: '^[a-zA-Z0-9_][a-zA-Z0-9_-]*$',
+        'x-message': "a flow id may contain only letters, digits, '_' and '-', and may not start with '-'",
+        'x-hint': "rename the flow, e.g. 'transfer_money' instead of 'transfer money'",
+      },
+      additionalProperties: { $ref: '#/definitions/flow' },
+    },
+  },
+  definitions: {
+    flow,
+    steps: {
+      type: 'array',
+      'x-expected': 'a list of steps',
+      minItems: 1,
+      items: { $ref: '#/definitions/step' },
+      'x-hint': 'a step sequence needs at least one step',
+    },
+    step,
+    branch,
+  },
+};

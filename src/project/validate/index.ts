@@ -1,0 +1,51 @@
+import type { Diagnostic } from '../../core/errors.js';
+import { loadProject } from '../load-project.js';
+import type { LoadedProject, LoadOptions } from '../load-project.js';
+import type { ProjectLocation } from '../load/discover.js';
+import { RuleContext } from './rule.js';
+import type { ValidationRule } from './rule.js';
+import { actionStepsRule } from './rules/action-steps.js';
+import { buttonsRule } from './rules/buttons.js';
+import { collectStepsRule } from './rules/collect-steps.js';
+import { conditionsRule } from './rules/conditions.js';
+import { configRule } from './rules/config.js';
+import { flowIdentityRule } from './rules/flow-identity.js';
+import { flowReferencesRule } from './rules/flow-references.js';
+import { nluDataRule } from './rules/nlu-data.js';
+import { nluTriggersRule } from './rules/nlu-triggers.js';
+import { persistedSlotsRule } from './rules/persisted-slots.js';
+import { responsesRule } from './rules/responses.js';
+import { setSlotsStepsRule } from './rules/set-slots-steps.js';
+import { slotsRule } from './rules/slots.js';
+import { stepStructureRule } from './rules/step-structure.js';
+
+export const VALIDATION_RULES: readonly ValidationRule[] = [
+  configRule,
+  flowIdentityRule,
+  stepStructureRule,
+  flowReferencesRule,
+  nluTriggersRule,
+  persistedSlotsRule,
+  collectStepsRule,
+  setSlotsStepsRule,
+  actionStepsRule,
+  conditionsRule,
+  slotsRule,
+  responsesRule,
+  buttonsRule,
+  nluDataRule,
+];
+
+export interface ValidationResult {
+  readonly project: LoadedProject;
+  readonly diagnostics: readonly Diagnostic[];
+  readonly hasErrors: boolean;
+}
+
+/** Loads an assistant and runs every validation rule; returns all diagnostics at once. */
+export function validateProject(location: ProjectLocation, options: LoadOptions = {}): ValidationResult {
+  const { project, diagnostics } = loadProject(location, options);
+  const context = new RuleContext({ project, diagnostics });
+  for (const rule of VALIDATION_RULES) rule.check(context);
+  return { project, diagnostics: diagnostics.all, hasErrors: diagnostics.hasErrors };
+}

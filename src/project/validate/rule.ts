@@ -1,0 +1,58 @@
+import type { Assistant } from '../../core/assistant.js';
+import type { DiagnosticCode } from '../../core/diagnostic-codes.js';
+import type { SourceRef } from '../../core/errors.js';
+import type { Flow, Step } from '../../core/flows/types.js';
+import type { ProjectDiagnostics } from '../diagnostics.js';
+import type { LoadedProject } from '../load-project.js';
+
+/** One validation check over the loaded model. Rules report; they never throw or stop the others. */
+export interface ValidationRule {
+  readonly name: string;
+  check(context: RuleContext): void;
+}
+
+export class RuleContext {
+  readonly project: LoadedProject;
+  readonly assistant: Assistant;
+  private readonly diagnostics: ProjectDiagnostics;
+
+  constructor(options: { project: LoadedProject; diagnostics: ProjectDiagnostics }) {
+    this.project = options.project;
+    this.assistant = options.project.assistant;
+    this.diagnostics = options.diagnostics;
+  }
+
+  report(
+    code: DiagnosticCode,
+    where: SourceRef | undefined,
+    message: string,
+    owner: { flowId?: string; stepId?: string } = {},
+  ): void {
+    this.diagnostics.at(code, where, message, owner);
+  }
+
+  reportStep(
+    code: DiagnosticCode,
+    flow: Flow,
+    step: Step,
+    message: string,
+    where: SourceRef | undefined = step.source,
+  ): void {
+    this.diagnostics.at(code, where ?? flow.source, message, { flowId: flow.id, stepId: step.id });
+  }
+
+  /** Project flows only: the engine's default patterns are trusted and have no source positions. */
+  get projectFlows(): readonly Flow[] {
+    return this.assistant.flows.flows.filter((flow) => !flow.isDefault);
+  }
+
+  *projectSteps(): Generator<{ flow: Flow; step: Step }> {
+    for (const flow of this.projectFlows) for (const step of flow.steps) yield { flow, step };
+  }
+
+  /** Names an action step may use: responses, declared actions and the engine's built-in actions. */
+  isKnownAction(name: string, builtIns: readonly string[]): boolean {
+    const { domain } = this.assistant;
+    return domain.responses.has(name) || domain.actions.has(name) || builtIns.includes(name);
+  }
+}

@@ -1,0 +1,74 @@
+import { parseDirectPayload } from '../../../core/domain/direct-payload.js';
+import { DEFAULT_INTENTS } from '../../../core/domain/types.js';
+import type { Button } from '../../../core/domain/types.js';
+import type { RuleContext, ValidationRule } from '../rule.js';
+
+const MAX_SLOTS_PER_PAYLOAD = 10;
+
+/** Button payloads parse, and `/SetSlots(...)` and `/intent` payloads name things the assistant knows. */
+export const buttonsRule: ValidationRule = {
+  name: 'buttons',
+  check(context) {
+    for (const response of context.assistant.domain.responses.values()) {
+      if (response.isDefault) continue;
+      for (const variation of response.variations) {
+        for (const button of variation.buttons) checkButton(context, response.name, button);
+      }
+    }
+  },
+};
+
+function checkButton(context: RuleContext, responseName: string, button: Button): void {
+  const where = button.source;
+  const label = `Button '${button.title}' of '${responseName}'`;
+  if (button.payload.trim() === '') {
+    context.report('BUTTON_PAYLOAD_EMPTY', where, `${label} has an empty payload.`);
+    return;
+  }
+  const payload = parseDirectPayload(button.payload);
+  if (payload === undefined) {
+    context.report('BUTTON_FREE_FORM_PAYLOAD', where, `${label} sends the free text '${button.payload}'.`);
+    return;
+  }
+  switch (payload.kind) {
+    case 'invalid':
+      context.report('BUTTON_PAYLOAD_INVALID', where, `${label}: ${payload.reason}.`);
+      return;
+    case 'set_slots':
+      if (payload.slots.length > MAX_SLOTS_PER_PAYLOAD) {
+        context.report(
+          'BUTTON_PAYLOAD_TOO_MANY_SLOTS',
+          where,
+          `${label} sets ${payload.slots.length} slots.`,
+        );
+      }
+      for (const { name } of payload.slots) {
+        if (!context.assistant.domain.slots.has(name)) {
+          context.report(
+            'BUTTON_UNKNOWN_SLOT',
+            where,
+            `${label} sets '${name}', which the domain does not declare.`,
+          );
+        }
+      }
+      return;
+    case 'intent':
+      if (!isKnownIntent(context, payload.intent)) {
+        context.report(
+          'BUTTON_UNKNOWN_INTENT',
+          where,
+          `${label} sends the unknown intent '${payload.intent}'.`,
+        );
+      }
+  }
+}
+
+function isKnownIntent(context: RuleContext, intent: string): boolean {
+  const { domain, nlu, flows } = context.assistant;
+  return (
+    domain.intents.has(intent) ||
+    DEFAULT_INTENTS.includes(intent) ||
+    nlu.intents.some((entry) => entry.intent === intent) ||
+    flows.flows.some((flow) => flow.nluTriggers.some((trigger) => trigger.intent === intent))
+  );
+}

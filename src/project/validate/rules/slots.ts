@@ -1,0 +1,49 @@
+import { coerceSlotValue } from '../../../core/domain/slot-values.js';
+import type { ValidationRule } from '../rule.js';
+
+/** Slot declarations: reserved names, categorical values, initial values and mapping references. */
+export const slotsRule: ValidationRule = {
+  name: 'slots',
+  check(context) {
+    const { domain, flows } = context.assistant;
+    for (const slot of domain.slots.values()) {
+      if (slot.isDefault) continue;
+      const where = slot.source;
+      if (slot.name === 'dialogue_stack') {
+        context.report('SLOT_RESERVED_NAME', where, `The slot name 'dialogue_stack' is reserved.`);
+      }
+      if (slot.type === 'categorical' && slot.values.length === 0) {
+        context.report(
+          'SLOT_CATEGORICAL_NO_VALUES',
+          where,
+          `The categorical slot '${slot.name}' declares no values.`,
+        );
+      }
+      if (slot.initialValue !== null && !coerceSlotValue(slot, slot.initialValue).ok) {
+        context.report(
+          'SLOT_INITIAL_VALUE_TYPE',
+          where,
+          `The ${slot.type} slot '${slot.name}' has the initial value ${JSON.stringify(slot.initialValue)}.`,
+        );
+      }
+      for (const mapping of slot.mappings) {
+        if (mapping.type === 'from_entity' && !domain.entities.includes(mapping.entity)) {
+          context.report(
+            'SLOT_MAPPING_UNKNOWN_ENTITY',
+            where,
+            `Slot '${slot.name}' maps from the undeclared entity '${mapping.entity}'.`,
+          );
+        }
+        for (const condition of mapping.conditions) {
+          if (condition.activeFlow !== undefined && !flows.has(condition.activeFlow)) {
+            context.report(
+              'SLOT_MAPPING_UNKNOWN_FLOW',
+              where,
+              `A mapping of slot '${slot.name}' names the unknown flow '${condition.activeFlow}'.`,
+            );
+          }
+        }
+      }
+    }
+  },
+};

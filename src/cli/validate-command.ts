@@ -1,5 +1,4 @@
 import { Command, Option } from 'commander';
-import { validateProject } from '../project/validate/index.js';
 import { formatDiagnosticsJson, formatDiagnosticsText } from './format-diagnostics.js';
 import { addProjectOptions, toLocation } from './project-options.js';
 import type { ProjectFlags } from './project-options.js';
@@ -14,7 +13,9 @@ export function validateCommand(io: CliIo, name = 'validate'): Command {
   const command = new Command(name)
     .description('check the assistant for errors (flows, domain, conditions, responses, config)')
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'));
-  addProjectOptions(command).action((flags: ValidateFlags) => {
+  addProjectOptions(command).action(async (flags: ValidateFlags) => {
+    // Loaded on use so that `parley --help` and other commands do not pay for the validator.
+    const { validateProject } = await import('../project/validate/index.js');
     const result = validateProject(toLocation(flags));
     const output =
       flags.format === 'json'

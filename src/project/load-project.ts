@@ -49,7 +49,7 @@ export function loadProject(location: ProjectLocation, options: LoadOptions = {}
   }
   const raw = readProject(files, options.env ?? process.env, diagnostics);
   const assistant = buildAssistant(raw, diagnostics);
-  reportMissingParts(files, raw, diagnostics);
+  reportMissingParts(location, files, raw, diagnostics);
   return { project: { assistant, files, raw, tests: raw.tests }, diagnostics };
 }
 

@@ -30,9 +30,12 @@ const YAML_FILE = /\.ya?ml$/i;
 export function discoverProjectFiles(location: ProjectLocation): ProjectFiles {
   const root = location.project ?? '.';
   const missing: string[] = [];
+  // A path given on the command line that does not exist is listed in `missing` (reported once, as
+  // PATH_NOT_FOUND) and not read: reading it again would only repeat that problem.
   const explicit = (path: string | undefined): string | undefined => {
-    if (path !== undefined && !existsSync(path)) missing.push(path);
-    return path;
+    if (path === undefined || existsSync(path)) return path;
+    missing.push(path);
+    return undefined;
   };
   const inRoot = (name: string): string | undefined => {
     const path = join(root, name);

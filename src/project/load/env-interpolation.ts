@@ -1,5 +1,6 @@
-import { isScalar, Scalar, visit } from 'yaml';
+import { EVENT_ID, parseEvents, SCALAR_STYLE_PLAIN } from 'js-yaml';
 import type { ProjectDiagnostics } from '../diagnostics.js';
+import { positionalYaml } from './yaml-file.js';
 import type { YamlFile } from './yaml-file.js';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
@@ -17,6 +18,8 @@ export function interpolateEnvironment(
   env: Environment,
   diagnostics: ProjectDiagnostics,
 ): void {
+  if (!hasPlainReference(file.text)) return;
+  const { isScalar, Scalar, visit } = positionalYaml();
   let changed = false;
   visit(file.document, {
     Scalar(_key, node) {
@@ -56,4 +59,15 @@ export function expandVariables(value: string, env: Environment): { text: string
     },
   );
   return { text, missing };
+}
+
+/** A quick scan of the parser events, so files whose `${` are all quoted skip the positional parse. */
+function hasPlainReference(text: string): boolean {
+  if (!text.includes('${')) return false;
+  return parseEvents(text, {}).some(
+    (event) =>
+      event.type === EVENT_ID.SCALAR &&
+      event.style === SCALAR_STYLE_PLAIN &&
+      ENV_REFERENCE.test(text.slice(event.valueStart, event.valueEnd)),
+  );
 }

@@ -1,41 +1,150 @@
-import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
-import type { Document, Node } from 'yaml';
+import { CORE_SCHEMA, load } from 'js-yaml';
+import { createRequire } from 'node:module';
+import type { Document, LineCounter, Node } from 'yaml';
 import type { SourceRef } from '../../core/errors.js';
 import type { ProjectDiagnostics } from '../diagnostics.js';
 
-/** A parsed YAML file that remembers where every node came from. */
-export interface YamlFile {
-  readonly path: string;
-  readonly document: Document.Parsed;
-  readonly lineCounter: LineCounter;
-  data: unknown;
-}
-
 export type PathSegment = string | number;
 
-/** Parses with YAML 1.2 core-schema rules (as Rasa's ruamel loader does: `yes` stays a string). */
+/**
+ * A YAML file read with YAML 1.2 core-schema rules, as Rasa's ruamel loader reads it (`yes` stays a
+ * string, no timestamps). The data comes from the fast js-yaml parser; the position-keeping document of
+ * the `yaml` package is built only when something asks where a node is, which keeps cold starts fast.
+ */
+export class YamlFile {
+  readonly path: string;
+  readonly text: string;
+  data: unknown;
+  private parsed: { document: Document.Parsed; lineCounter: LineCounter } | undefined;
+
+  constructor(path: string, text: string, data: unknown) {
+    this.path = path;
+    this.text = text;
+    this.data = data;
+  }
+
+  get document(): Document.Parsed {
+    return this.positions().document;
+  }
+
+  get lineCounter(): LineCounter {
+    return this.positions().lineCounter;
+  }
+
+  private positions(): { document: Document.Parsed; lineCounter: LineCounter } {
+    this.parsed ??= parseWithPositions(this.text);
+    return this.parsed;
+  }
+}
+
+type YamlLibrary = typeof import('yaml');
+let yamlLibrary: YamlLibrary | undefined;
+
+/** The positional parser is loaded on first use: most runs never need a source position. */
+export function positionalYaml(): YamlLibrary {
+  yamlLibrary ??= createRequire(import.meta.url)('yaml') as YamlLibrary;
+  return yamlLibrary;
+}
+
+function parseWithPositions(text: string): { document: Document.Parsed; lineCounter: LineCounter } {
+  const { LineCounter, parseDocument } = positionalYaml();
+  const lineCounter = new LineCounter();
+  const document = parseDocument(text, { version: '1.2', schema: 'core', lineCounter, uniqueKeys: true });
+  return { document, lineCounter };
+}
+
 export function parseYamlFile(
   path: string,
   text: string,
   diagnostics: ProjectDiagnostics,
 ): YamlFile | undefined {
-  const lineCounter = new LineCounter();
-  const document = parseDocument(text, { version: '1.2', schema: 'core', lineCounter, uniqueKeys: true });
-  const file: YamlFile = { path, document, lineCounter, data: undefined };
-  for (const error of document.errors) {
-    const offset = error.pos[0];
-    const { line, col } = lineCounter.linePos(offset);
+  try {
+    return new YamlFile(path, text, load(text, { schema: CORE_SCHEMA, filename: path }));
+  } catch (error) {
+    return recoverFromSyntaxErrors(path, text, error, diagnostics);
+  }
+}
+
+/**
+ * On failure the position-keeping parser re-reads the file for precise error reports. Only the first
+ * syntax error is reported: the parser's later errors are mostly echoes of it (Rasa stops at the first
+ * one too). A file whose only problem is a repeated key is otherwise complete, so it is still read (the
+ * last value wins): the rest of the project is then checked against it instead of missing it.
+ */
+function recoverFromSyntaxErrors(
+  path: string,
+  text: string,
+  cause: unknown,
+  diagnostics: ProjectDiagnostics,
+): YamlFile | undefined {
+  const { document, lineCounter } = parseWithPositions(text);
+  const duplicateKeys = document.errors.filter((error) => error.code === 'DUPLICATE_KEY');
+  const syntaxErrors = document.errors.filter((error) => error.code !== 'DUPLICATE_KEY');
+  for (const error of [...syntaxErrors.slice(0, 1), ...duplicateKeys]) {
+    const { line, col } = lineCounter.linePos(error.pos[0]);
     diagnostics.add({
       code: error.code === 'DUPLICATE_KEY' ? 'YAML_DUPLICATE_KEY' : 'YAML_SYNTAX',
       file: path,
       line,
       column: col,
-      message: error.message.split('\n')[0] ?? error.message,
+      // the position is in the diagnostic already: "... at line 3, column 1:" becomes "...."
+      message: firstLine(error.message).replace(/ at line \d+, column \d+:$/, '.'),
     });
   }
-  if (document.errors.length > 0) return undefined;
-  file.data = document.toJS({ maxAliasCount: 1000 });
-  return file;
+  if (document.errors.length > 0) {
+    return syntaxErrors.length === 0
+      ? new YamlFile(path, text, document.toJS({ maxAliasCount: 1000 }))
+      : undefined;
+  }
+  const mark = (cause as { mark?: { line?: number; column?: number } }).mark;
+  diagnostics.add({
+    code: 'YAML_SYNTAX',
+    file: path,
+    line: (mark?.line ?? 0) + 1,
+    column: (mark?.column ?? 0) + 1,
+    message: cause instanceof Error ? firstLine(cause.message) : String(cause),
+  });
+  return undefined;
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0] ?? text;
+}
+
+/** A source position computed on first use (most model elements never need theirs). */
+class LazySourceRef implements SourceRef {
+  private resolved: SourceRef | undefined;
+
+  constructor(
+    private readonly yamlFile: YamlFile,
+    private readonly path: readonly PathSegment[],
+    private readonly preferKey: boolean,
+  ) {}
+
+  get file(): string {
+    return this.yamlFile.path;
+  }
+
+  get line(): number {
+    return this.resolve().line;
+  }
+
+  get column(): number {
+    return this.resolve().column;
+  }
+
+  toJSON(): SourceRef {
+    return { file: this.file, line: this.line, column: this.column };
+  }
+
+  private resolve(): SourceRef {
+    this.resolved ??= positionOf(this.yamlFile, this.path, this.preferKey);
+    return this.resolved;
+  }
+}
+
+export function lazyPositionOf(file: YamlFile, path: readonly PathSegment[], preferKey = false): SourceRef {
+  return new LazySourceRef(file, [...path], preferKey);
 }
 
 /** The source position of the node at `path`, or of its deepest existing ancestor. */
@@ -53,6 +162,7 @@ export function positionOf(file: YamlFile, path: readonly PathSegment[], preferK
 }
 
 function childOf(node: unknown, segment: PathSegment): { value: unknown; keyOffset?: number } | undefined {
+  const { isMap, isScalar, isSeq } = positionalYaml();
   if (isMap(node)) {
     const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(segment));
     if (!pair) return undefined;

@@ -1,6 +1,6 @@
 import type { SourceRef } from '../../core/errors.js';
 import type { ProjectDiagnostics } from '../diagnostics.js';
-import { positionOf } from '../load/yaml-file.js';
+import { lazyPositionOf } from '../load/yaml-file.js';
 import type { PathSegment, YamlFile } from '../load/yaml-file.js';
 
 /** What a normaliser needs to point back at the YAML it reads. */
@@ -11,7 +11,7 @@ export interface SourceContext {
 }
 
 export function sourceAt(context: SourceContext, path: readonly PathSegment[]): SourceRef | undefined {
-  return context.isDefault ? undefined : positionOf(context.file, path, true);
+  return context.isDefault ? undefined : lazyPositionOf(context.file, path, true);
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

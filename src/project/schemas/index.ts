@@ -1,5 +1,8 @@
 import { Ajv } from 'ajv';
-import type { SchemaObject, ValidateFunction } from 'ajv';
+import type { Options, SchemaObject, ValidateFunction } from 'ajv';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { configSchema } from './config.js';
 import { credentialsSchema } from './credentials.js';
 import { domainSchema } from './domain.js';
@@ -16,7 +19,7 @@ export { flowsFileSchema, nluFileSchema };
 
 export type FileKind = 'domain' | 'flows' | 'nlu' | 'config' | 'endpoints' | 'credentials' | 'e2e';
 
-const SCHEMAS: Record<FileKind, SchemaObject> = {
+export const SCHEMAS: Record<FileKind, SchemaObject> = {
   domain: domainSchema,
   flows: flowsFileSchema,
   nlu: nluFileSchema,
@@ -30,17 +33,46 @@ const SCHEMAS: Record<FileKind, SchemaObject> = {
  * Compiles every file schema once. `verbose` makes ajv attach the failing schema and value to each
  * error, which problems.ts needs to name expected keys and to read the schemas' `x-` annotations.
  */
+export const AJV_OPTIONS: Options = { allErrors: true, strict: false, allowUnionTypes: true, verbose: true };
+export const FAST_AJV_OPTIONS: Options = {
+  allErrors: false,
+  strict: false,
+  allowUnionTypes: true,
+  verbose: false,
+  inlineRefs: false,
+};
+
 export function createSchemaValidators(): Record<FileKind, ValidateFunction> {
-  const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, verbose: true });
+  const ajv = new Ajv(AJV_OPTIONS);
   const entries = Object.entries(SCHEMAS).map(([kind, schema]) => [kind, ajv.compile(schema)] as const);
   return Object.fromEntries(entries) as Record<FileKind, ValidateFunction>;
 }
 
-let validators: Record<FileKind, ValidateFunction> | undefined;
+type Validators = Record<FileKind, ValidateFunction>;
+
+// `npm run build` precompiles the schemas next to the compiled code (scripts/compile-schemas.js): a fast
+// yes/no validator and the verbose one that explains failures. Running from the TypeScript sources
+// (tests) compiles the verbose one here and uses it for both.
+const PRECOMPILED_FAST = new URL('./compiled-fast-validators.cjs', import.meta.url);
+const PRECOMPILED_VERBOSE = new URL('./compiled-validators.cjs', import.meta.url);
+
+let fastValidators: Validators | undefined;
+let verboseValidators: Validators | undefined;
+
+function precompiled(url: URL): Validators | undefined {
+  const path = fileURLToPath(url);
+  return existsSync(path) ? (createRequire(import.meta.url)(path) as Validators) : undefined;
+}
+
+function verbose(): Validators {
+  verboseValidators ??= precompiled(PRECOMPILED_VERBOSE) ?? createSchemaValidators();
+  return verboseValidators;
+}
 
 /** Checks parsed YAML against the schema of its file kind; an empty list means the shape is valid. */
 export function validateFile(kind: FileKind, data: unknown): SchemaProblem[] {
-  validators ??= createSchemaValidators();
-  const validate = validators[kind];
+  fastValidators ??= precompiled(PRECOMPILED_FAST) ?? verbose();
+  if (fastValidators[kind](data)) return [];
+  const validate = verbose()[kind];
   return validate(data) ? [] : toProblems(validate.errors ?? []);
 }

@@ -51,11 +51,22 @@ for (const [name, dir] of PROJECTS) {
 }
 
 const fmt = (ms) => (typeof ms === 'number' ? ms.toFixed(0).padStart(6) : String(ms).padStart(6));
-console.log(`cold load + validate, whole process, ${RUNS} runs each (ms); target: median under ${TARGET_MS} ms`);
+console.log(
+  `cold load + validate, whole process, ${RUNS} runs each (ms); target: median under ${TARGET_MS} ms`,
+);
 console.log('project'.padEnd(34) + '   min median    max errors warnings');
 for (const row of rows) {
   console.log(
-    row.project.padEnd(34) + fmt(row.min) + ' ' + fmt(row.median) + ' ' + fmt(row.max) + ' ' + fmt(row.errors) + '   ' + fmt(row.warnings),
+    row.project.padEnd(34) +
+      fmt(row.min) +
+      ' ' +
+      fmt(row.median) +
+      ' ' +
+      fmt(row.max) +
+      ' ' +
+      fmt(row.errors) +
+      '   ' +
+      fmt(row.warnings),
   );
 }
 process.exitCode = failed ? 1 : 0;

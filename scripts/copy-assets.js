@@ -2,7 +2,11 @@
 import { cpSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 
-const assets = ['core/patterns/default-patterns.yml'];
+const assets = [
+  'core/patterns/default-patterns.yml',
+  'core/patterns/versions/rasa-3.16.yml',
+  'core/patterns/versions/rasa-3.13.yml',
+];
 for (const asset of assets) {
   const target = `dist/${asset}`;
   mkdirSync(dirname(target), { recursive: true });

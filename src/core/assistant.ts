@@ -14,6 +14,8 @@ export interface AssistantConfig {
   readonly assistantId: string | undefined;
   readonly pipeline: readonly ComponentConfig[];
   readonly policies: readonly ComponentConfig[];
+  /** the Rasa version whose default behaviours to reproduce (`parley.rasa_version`); newest when absent */
+  readonly rasaVersion: string | undefined;
   /** config.yml as written, for components that read their own keys */
   readonly raw: Readonly<Record<string, unknown>>;
 }

@@ -23,7 +23,21 @@ export interface Diagnostic {
 }
 
 /** Stable error codes of runtime failures; mapped to HTTP, JSON-RPC and exit codes only at the edges. */
-export type ErrorCode = 'PROJECT_INVALID' | 'PROJECT_NOT_FOUND' | 'CONDITION_SYNTAX' | 'INTERNAL';
+export type ErrorCode =
+  | 'PROJECT_INVALID'
+  | 'PROJECT_NOT_FOUND'
+  | 'CONDITION_SYNTAX'
+  | 'JSON_PATCH_INVALID'
+  | 'EVENT_NEEDS_HISTORY'
+  | 'INTERNAL'
+  | 'ACTION_ENDPOINT_INVALID'
+  | 'ACTION_SERVER_UNREACHABLE'
+  | 'ACTION_SERVER_TIMEOUT'
+  | 'ACTION_SERVER_REJECTED'
+  | 'ACTION_NOT_FOUND'
+  | 'ACTION_SERVER_FAILED'
+  | 'ACTION_SERVER_BAD_RESPONSE'
+  | 'DOMAIN_NOT_FOUND';
 
 /** An infrastructure or usage failure that cannot become part of a conversation. */
 export class AppError extends Error {

@@ -6,17 +6,46 @@ import type { YamlFile } from './load/yaml-file.js';
 
 const DEFAULT_PATTERNS = new URL('../core/patterns/default-patterns.yml', import.meta.url);
 
-let cached: YamlFile | undefined;
+/** Older Rasa behaviours, newest first; each applies to assistants that ask for its version or older. */
+const VERSION_OVERLAYS: readonly { readonly upTo: string; readonly url: URL }[] = [
+  { upTo: '3.16', url: new URL('../core/patterns/versions/rasa-3.16.yml', import.meta.url) },
+  { upTo: '3.13', url: new URL('../core/patterns/versions/rasa-3.13.yml', import.meta.url) },
+];
 
-/** The default pattern flows, responses and slots that ship with the engine (parsed once per process). */
-export function defaultPatternsFile(): YamlFile {
+const cache = new Map<string, YamlFile>();
+
+/**
+ * The pattern files for an assistant, most specific first: the overlays of every Rasa version at or
+ * above the one asked for (oldest first), then the newest defaults. Without a version: the defaults.
+ */
+export function defaultPatternFiles(rasaVersion: string | undefined): YamlFile[] {
+  const overlays =
+    rasaVersion === undefined
+      ? []
+      : VERSION_OVERLAYS.filter((overlay) => compareVersions(rasaVersion, overlay.upTo) <= 0);
+  return [...overlays.reverse().map((overlay) => readShipped(overlay.url)), readShipped(DEFAULT_PATTERNS)];
+}
+
+function readShipped(url: URL): YamlFile {
+  const path = fileURLToPath(url);
+  const cached = cache.get(path);
   if (cached) return cached;
-  const path = fileURLToPath(DEFAULT_PATTERNS);
   const diagnostics = new ProjectDiagnostics();
   const file = parseYamlFile(path, readFileSync(path, 'utf8'), diagnostics);
   if (!file || diagnostics.hasErrors) {
-    throw new Error(`The engine's default patterns do not parse: ${JSON.stringify(diagnostics.all)}`);
+    throw new Error(`The engine's pattern file ${path} does not parse: ${JSON.stringify(diagnostics.all)}`);
   }
-  cached = file;
+  cache.set(path, file);
   return file;
+}
+
+/** Compares dotted version numbers ("3.13" < "3.16" < "3.16.2"). */
+export function compareVersions(a: string, b: string): number {
+  const left = a.split('.').map(Number);
+  const right = b.split('.').map(Number);
+  for (let index = 0; index < Math.max(left.length, right.length); index += 1) {
+    const difference = (left[index] ?? 0) - (right[index] ?? 0);
+    if (difference !== 0) return Math.sign(difference);
+  }
+  return 0;
 }

@@ -2,7 +2,7 @@ import type { Assistant } from '../core/assistant.js';
 import { EMPTY_NLU_DATA } from '../core/domain/nlu-data.js';
 import type { Diagnostic } from '../core/errors.js';
 import { FlowList } from '../core/flows/flow-list.js';
-import { defaultPatternsFile } from './defaults.js';
+import { defaultPatternFiles } from './defaults.js';
 import { ProjectDiagnostics } from './diagnostics.js';
 import { discoverProjectFiles } from './load/discover.js';
 import type { ProjectFiles, ProjectLocation } from './load/discover.js';
@@ -18,6 +18,11 @@ import { buildNluData } from './normalise/nlu.js';
 export interface LoadOptions {
   /** environment for `${VAR}` interpolation; defaults to process.env */
   readonly env?: Environment;
+  /**
+   * the Rasa version whose default pattern behaviour to reproduce (overrides `parley.rasa_version` in
+   * config.yml); lets a project written for an older Rasa run unchanged
+   */
+  readonly rasaVersion?: string;
 }
 
 /** An assistant as loaded from disk, with what validation needs to point back at the files. */
@@ -48,26 +53,32 @@ export function loadProject(location: ProjectLocation, options: LoadOptions = {}
     });
   }
   const raw = readProject(files, options.env ?? process.env, diagnostics);
-  const assistant = buildAssistant(raw, diagnostics);
+  const assistant = buildAssistant(raw, diagnostics, options.rasaVersion);
   reportMissingParts(location, files, raw, diagnostics);
   return { project: { assistant, files, raw, tests: raw.tests }, diagnostics };
 }
 
-function buildAssistant(raw: RawProject, diagnostics: ProjectDiagnostics): Assistant {
+function buildAssistant(
+  raw: RawProject,
+  diagnostics: ProjectDiagnostics,
+  rasaVersion: string | undefined,
+): Assistant {
   const own = (section: Section): SourceContext => ({ file: section.file, diagnostics, isDefault: false });
-  const defaults = defaultSections(diagnostics);
+  const config = buildConfig(raw.config?.data ?? {}, rasaVersion);
+  const defaults = defaultSections(diagnostics, config.rasaVersion);
   const domainSections = [...raw.domain, ...raw.dataResponses];
   const domain = buildDomain([
     ...domainSections.map((section) => ({ section, context: own(section) })),
-    { section: defaults.section, context: defaults.context },
+    ...defaults,
   ]);
   const projectFlows = raw.flows.flatMap((section) => buildFlows(section, own(section)));
-  const overridden = new Set(projectFlows.map((flow) => flow.id));
-  const defaultFlows = buildFlows(defaults.section, defaults.context).filter(
-    (flow) => !overridden.has(flow.id),
-  );
+  // The first definition of an id wins: the project's, then the version overlays, then the defaults.
+  const taken = new Set(projectFlows.map((flow) => flow.id));
+  const defaultFlows = defaults
+    .flatMap((part) => buildFlows(part.section, part.context))
+    .filter((flow) => !taken.has(flow.id) && Boolean(taken.add(flow.id)));
   return {
-    config: buildConfig(raw.config?.data ?? {}),
+    config,
     domain,
     flows: new FlowList([...projectFlows, ...defaultFlows]),
     nlu:
@@ -79,15 +90,33 @@ function buildAssistant(raw: RawProject, diagnostics: ProjectDiagnostics): Assis
   };
 }
 
-function defaultSections(diagnostics: ProjectDiagnostics): { section: Section; context: SourceContext } {
-  const file = defaultPatternsFile();
-  const data = (file.data ?? {}) as Record<string, unknown>;
-  return { section: { file, data }, context: { file, diagnostics, isDefault: true } };
+function defaultSections(
+  diagnostics: ProjectDiagnostics,
+  rasaVersion: string | undefined,
+): { section: Section; context: SourceContext }[] {
+  return defaultPatternFiles(rasaVersion).map((file) => ({
+    section: { file, data: (file.data ?? {}) as Record<string, unknown> },
+    context: { file, diagnostics, isDefault: true },
+  }));
 }
 
-function reportMissingParts(files: ProjectFiles, raw: RawProject, diagnostics: ProjectDiagnostics): void {
+/**
+ * Reports the parts an assistant needs but lacks. A part whose command-line path does not exist, or whose
+ * data files did not parse, has been reported already: saying it is missing as well would repeat that.
+ */
+function reportMissingParts(
+  location: ProjectLocation,
+  files: ProjectFiles,
+  raw: RawProject,
+  diagnostics: ProjectDiagnostics,
+): void {
   const root = files.root;
-  if (files.config === undefined) {
+  const notFound = (path: string | undefined): boolean => path !== undefined && files.missing.includes(path);
+  const unreadData = diagnostics.all.some(
+    (item) =>
+      files.data.includes(item.file) && (item.code === 'YAML_SYNTAX' || item.code === 'FILE_UNREADABLE'),
+  );
+  if (files.config === undefined && !notFound(location.config)) {
     diagnostics.add({
       code: 'CONFIG_MISSING',
       file: `${root}/config.yml`,
@@ -96,7 +125,7 @@ function reportMissingParts(files: ProjectFiles, raw: RawProject, diagnostics: P
       message: 'No config.yml found.',
     });
   }
-  if (files.domain.length === 0) {
+  if (files.domain.length === 0 && !notFound(location.domain)) {
     diagnostics.add({
       code: 'DOMAIN_MISSING',
       file: `${root}/domain.yml`,
@@ -105,7 +134,7 @@ function reportMissingParts(files: ProjectFiles, raw: RawProject, diagnostics: P
       message: 'No domain.yml or domain/ folder found.',
     });
   }
-  if (raw.flows.length === 0) {
+  if (raw.flows.length === 0 && !unreadData && !(location.data ?? []).some(notFound)) {
     diagnostics.add({
       code: 'FLOWS_MISSING',
       file: `${root}/data`,

@@ -70,6 +70,12 @@ const CASES: readonly Case[] = [
     expected: [{ code: 'PATH_NOT_FOUND', file: 'endpoints.prod.yml', line: 1, column: 1 }],
   },
   {
+    fixture: 'path-not-found',
+    title: 'path-not-found (--config)',
+    flags: { config: 'config.prod.yml' },
+    expected: [{ code: 'PATH_NOT_FOUND', file: 'config.prod.yml', line: 1, column: 1 }],
+  },
+  {
     fixture: 'domain-missing',
     expected: [{ code: 'DOMAIN_MISSING', file: 'domain.yml', line: 1, column: 1 }],
   },
@@ -108,6 +114,16 @@ const CASES: readonly Case[] = [
   {
     fixture: 'flow-invalid-id',
     expected: [{ code: 'FLOW_INVALID_ID', file: FLOWS, line: 2, column: 3, flowId: 'greet user' }],
+  },
+  // `steps: []`, at the `steps` key
+  {
+    fixture: 'flow-empty',
+    expected: [{ code: 'FLOW_EMPTY', file: FLOWS, line: 9, column: 5, flowId: 'say_hello' }],
+  },
+  // `then: []`, at the `then` key
+  {
+    fixture: 'step-empty-sequence',
+    expected: [{ code: 'STEP_EMPTY_SEQUENCE', file: FLOWS, line: 8, column: 13, flowId: 'greet' }],
   },
   {
     fixture: 'flow-missing-description',
@@ -528,11 +544,12 @@ describe('parley data validate (the real CLI on the fixtures)', () => {
     spawnSync(process.execPath, ['bin/parley.js', 'data', 'validate', ...args], {
       cwd: ROOT,
       encoding: 'utf8',
-      env: { ...process.env, PARLEY_TEST_UNSET_VAR: undefined },
     });
+  const FIVE = 'test/fixtures/broken/five-errors';
+  const fiveErrors = CASES.find((item) => item.fixture === 'five-errors')?.expected ?? [];
 
   it('exits 1 and lists all five errors of five-errors as JSON', () => {
-    const run = cli('-p', 'test/fixtures/broken/five-errors', '--format', 'json');
+    const run = cli('-p', FIVE, '--format', 'json');
     expect(run.status, run.stderr).to.equal(1);
     const output = JSON.parse(run.stdout) as { errors: number; warnings: number; diagnostics: Diagnostic[] };
     expect(output.errors).to.equal(5);
@@ -544,6 +561,9 @@ describe('parley data validate (the real CLI on the fixtures)', () => {
       'NLU_CONFLICTING_EXAMPLE',
       'SLOT_CATEGORICAL_NO_VALUES',
     ]);
+    expect(
+      output.diagnostics.map((item) => key(item.code, relative(FIVE, item.file), item.line)).sort(),
+    ).to.deep.equal(fiveErrors.map((item) => key(item.code, item.file, item.line)).sort());
   });
 
   it('exits 0 on a valid project', () => {
@@ -553,18 +573,16 @@ describe('parley data validate (the real CLI on the fixtures)', () => {
   });
 
   it('prints `file:line:col error CODE message` lines in the text format', () => {
-    const run = cli('-p', 'test/fixtures/broken/five-errors');
+    const run = cli('-p', FIVE);
     expect(run.status, run.stderr).to.equal(1);
     const lines = run.stdout.split('\n').filter((line) => !line.startsWith(' ') && line.includes(' error '));
     expect(lines).to.have.length(5);
     for (const line of lines) expect(line).to.match(/^\S+\.yml:\d+:\d+ error [A-Z][A-Z_]+ \S/);
-    const five = CASES.find((item) => item.fixture === 'five-errors')?.expected ?? [];
-    for (const { code, file, line, column } of five) {
+    for (const { code, file, line, column } of fiveErrors) {
+      const prefix = `${FIVE}/${file}:${line}:${column} error ${code} `;
       expect(
-        lines.some((text) =>
-          text.startsWith(`test/fixtures/broken/five-errors/${file}:${line}:${column} error ${code} `),
-        ),
-        code,
+        lines.some((text) => text.startsWith(prefix)),
+        prefix,
       ).to.equal(true);
     }
     expect(run.stdout.trimEnd().split('\n').at(-1)).to.equal('5 errors, 0 warnings');

@@ -2,7 +2,12 @@ import { expect } from 'chai';
 import { validateProject } from '../../src/project/validate/index.js';
 
 const CORPUS = '../shared/corpus';
-const PROJECTS = ['rasa-quickstart', 'starterpack-retail-banking-en', 'starterpack-telco-en', 'starterpack-insurance-en'];
+const PROJECTS = [
+  'rasa-quickstart',
+  'starterpack-retail-banking-en',
+  'starterpack-telco-en',
+  'starterpack-insurance-en',
+];
 
 describe('the third-party corpus projects', () => {
   for (const name of PROJECTS) {
@@ -27,7 +32,10 @@ describe('the third-party corpus projects', () => {
       'transfer_money_3_action_check_payee_existence',
       'transfer_money_4_call_add_payee',
     ]);
-    expect(flow?.steps[1]?.next).to.deep.equal({ kind: 'step', target: 'transfer_money_2_collect_payee_name' });
+    expect(flow?.steps[1]?.next).to.deep.equal({
+      kind: 'step',
+      target: 'transfer_money_2_collect_payee_name',
+    });
     const call = project.assistant.flows.step('transfer_money', 'transfer_money_4_call_add_payee');
     expect(call?.kind).to.equal('call');
     expect(call?.next).to.deep.equal({ kind: 'step', target: 'get_transfer_amount' });
@@ -52,7 +60,8 @@ describe('the third-party corpus projects', () => {
 
   it('reads YAML 1.2 scalars as Rasa does (Yes stays a string, a quoted ${amount} stays literal)', () => {
     const { project } = validateProject({ project: `${CORPUS}/starterpack-retail-banking-en` });
-    const text = project.assistant.domain.responses.get('utter_ask_confirm_immediate_payment')?.variations[0]?.text;
+    const text = project.assistant.domain.responses.get('utter_ask_confirm_immediate_payment')?.variations[0]
+      ?.text;
     expect(text).to.contain('${amount}');
   });
 });

@@ -35,12 +35,17 @@ describe('environment interpolation', () => {
 
   it('reports an unset variable with its position and keeps the text', () => {
     const { data, diagnostics } = interpolate('a: 1\nmodel_groups:\n  key: ${MISSING_KEY}\n', {});
-    expect(diagnostics.map((item) => [item.code, item.line, item.column])).to.deep.equal([['ENV_VAR_UNSET', 3, 8]]);
+    expect(diagnostics.map((item) => [item.code, item.line, item.column])).to.deep.equal([
+      ['ENV_VAR_UNSET', 3, 8],
+    ]);
     expect(diagnostics[0]?.message).to.contain('MISSING_KEY');
     expect((data['model_groups'] as Record<string, unknown>)['key']).to.equal('${MISSING_KEY}');
   });
 
   it('expandVariables lists every missing name', () => {
-    expect(expandVariables('${A}-${B}-$C', { B: 'b' })).to.deep.equal({ text: '${A}-b-$C', missing: ['A', 'C'] });
+    expect(expandVariables('${A}-${B}-$C', { B: 'b' })).to.deep.equal({
+      text: '${A}-b-$C',
+      missing: ['A', 'C'],
+    });
   });
 });

@@ -94,8 +94,14 @@ function checked(
   diagnostics: ProjectDiagnostics,
 ): Section {
   for (const problem of validateFile(kind, data)) {
-    const where = positionOf(file, pointerToPath(problem.instancePath), true);
-    diagnostics.at(SCHEMA_CODES[kind], where, problem.message, { hint: problem.hint });
+    const path = pointerToPath(problem.instancePath);
+    const where = positionOf(file, path, true);
+    const flowId =
+      kind === 'flows' && path[0] === 'flows' && path[1] !== undefined ? String(path[1]) : undefined;
+    diagnostics.at(problem.code ?? SCHEMA_CODES[kind], where, problem.message, {
+      hint: problem.hint,
+      ...(flowId === undefined ? {} : { flowId }),
+    });
   }
   return { file, data };
 }

@@ -1,6 +1,7 @@
 import { CORE_SCHEMA, load } from 'js-yaml';
 import { createRequire } from 'node:module';
 import type { Document, LineCounter, Node } from 'yaml';
+import type * as YamlModule from 'yaml';
 import type { SourceRef } from '../../core/errors.js';
 import type { ProjectDiagnostics } from '../diagnostics.js';
 
@@ -37,7 +38,7 @@ export class YamlFile {
   }
 }
 
-type YamlLibrary = typeof import('yaml');
+type YamlLibrary = typeof YamlModule;
 let yamlLibrary: YamlLibrary | undefined;
 
 /** The positional parser is loaded on first use: most runs never need a source position. */
@@ -117,8 +118,7 @@ class LazySourceRef implements SourceRef {
 
   constructor(
     private readonly yamlFile: YamlFile,
-    private readonly path: readonly PathSegment[],
-    private readonly preferKey: boolean,
+    private readonly locate: () => SourceRef,
   ) {}
 
   get file(): string {
@@ -138,13 +138,52 @@ class LazySourceRef implements SourceRef {
   }
 
   private resolve(): SourceRef {
-    this.resolved ??= positionOf(this.yamlFile, this.path, this.preferKey);
+    this.resolved ??= this.locate();
     return this.resolved;
   }
 }
 
 export function lazyPositionOf(file: YamlFile, path: readonly PathSegment[], preferKey = false): SourceRef {
-  return new LazySourceRef(file, [...path], preferKey);
+  const copy = [...path];
+  return new LazySourceRef(file, () => positionOf(file, copy, preferKey));
+}
+
+/** Like `lazyPositionOf(file, [...path, index])`, for one `- item` line of a block scalar too. */
+export function lazyItemPositionOf(file: YamlFile, path: readonly PathSegment[], index: number): SourceRef {
+  const copy = [...path];
+  return new LazySourceRef(file, () => itemPositionOf(file, copy, index));
+}
+
+/**
+ * Where the `index`-th item of the value at `path` is: a list item, or the `index`-th `- item` line of a
+ * literal block (`examples: |` in NLU data), at the text after the dash. Falls back to the value's key.
+ */
+export function itemPositionOf(file: YamlFile, path: readonly PathSegment[], index: number): SourceRef {
+  const { isScalar, isSeq, Scalar } = positionalYaml();
+  const node = nodeAt(file, path);
+  if (isSeq(node)) return positionOf(file, [...path, index]);
+  if (!isScalar(node) || node.type !== Scalar.BLOCK_LITERAL || !node.range)
+    return positionOf(file, path, true);
+  let lineStart = node.range[0];
+  let seen = 0;
+  for (const line of file.text.slice(node.range[0], node.range[1]).split('\n')) {
+    const item = /^(\s*- \s*)\S/.exec(line);
+    if (item && seen++ === index) {
+      const { line: row, col } = file.lineCounter.linePos(lineStart + (item[1]?.length ?? 0));
+      return { file: file.path, line: row, column: col };
+    }
+    lineStart += line.length + 1;
+  }
+  return positionOf(file, path, true);
+}
+
+function nodeAt(file: YamlFile, path: readonly PathSegment[]): unknown {
+  let node: unknown = file.document.contents;
+  for (const segment of path) {
+    node = childOf(node, segment)?.value;
+    if (node === undefined) return undefined;
+  }
+  return node;
 }
 
 /** The source position of the node at `path`, or of its deepest existing ancestor. */

@@ -5,9 +5,10 @@ import { asBoolean, asString, asStringList, isRecord, sourceAt } from './context
 import type { SourceContext } from './context.js';
 import { buildSteps } from './steps.js';
 
-const FLOW_ID = /^[a-zA-Z0-9_][a-zA-Z0-9_-]*$/;
-
-/** Builds the flows of one flows file. Duplicates across files are left to the validator. */
+/**
+ * Builds the flows of one flows file. Duplicates across files are left to the validator; a bad flow id
+ * or an empty step list is reported by the schema check (see `x-codes` in schemas/flows.ts).
+ */
 export function buildFlows(section: Section, context: SourceContext): Flow[] {
   const flows = section.data['flows'];
   if (!isRecord(flows)) return [];
@@ -20,9 +21,6 @@ export function buildFlows(section: Section, context: SourceContext): Flow[] {
 function buildFlow(id: string, raw: Record<string, unknown>, context: SourceContext): Flow {
   const path = ['flows', id];
   const source = sourceAt(context, path);
-  if (!FLOW_ID.test(id)) {
-    context.diagnostics.at('FLOW_INVALID_ID', source, `Flow id '${id}' is not valid.`, { flowId: id });
-  }
   const rawSteps = Array.isArray(raw['steps']) ? raw['steps'] : [];
   const steps = buildSteps(id, rawSteps, context, [...path, 'steps']);
   const guard = 'if' in raw ? buildCondition(raw['if'], context, [...path, 'if'], { flowId: id }) : undefined;

@@ -1,4 +1,6 @@
 import type { EntityAnnotation, IntentExamples, NamedExamples, NluData } from '../../core/domain/nlu-data.js';
+import type { SourceRef } from '../../core/errors.js';
+import { lazyItemPositionOf } from '../load/yaml-file.js';
 import type { PathSegment } from '../load/yaml-file.js';
 import type { Section } from '../load/read-project.js';
 import { isRecord, sourceAt } from './context.js';
@@ -25,7 +27,9 @@ export function buildNluData(parts: readonly NluPart[]): NluData {
       if (typeof item['intent'] === 'string') {
         const entry = intents.get(item['intent']) ?? { intent: item['intent'], examples: [] };
         intents.set(item['intent'], entry);
-        for (const line of examples) entry.examples.push(parseExample(line, context, [...path, 'examples']));
+        examples.forEach((line, at) =>
+          entry.examples.push(parseExample(line, context, exampleSource(context, [...path, 'examples'], at))),
+        );
       } else if (typeof item['synonym'] === 'string')
         synonyms.push(named(item['synonym'], examples, context, path));
       else if (typeof item['regex'] === 'string') regexes.push(named(item['regex'], examples, context, path));
@@ -53,8 +57,13 @@ export function exampleLines(raw: unknown): string[] {
     .map((line) => line.slice(2).trim());
 }
 
+/** Where the `index`-th example of an `examples` value is: its own line, not the `examples:` key. */
+function exampleSource(context: SourceContext, path: PathSegment[], index: number): SourceRef | undefined {
+  return context.isDefault ? undefined : lazyItemPositionOf(context.file, path, index);
+}
+
 /** Strips `[text](entity)`, `[text](entity:value)` and `[text]{"entity": ...}` markup into spans. */
-export function parseExample(line: string, context: SourceContext, path: PathSegment[]) {
+export function parseExample(line: string, context: SourceContext, source: SourceRef | undefined) {
   const entities: EntityAnnotation[] = [];
   let text = '';
   let last = 0;
@@ -66,14 +75,13 @@ export function parseExample(line: string, context: SourceContext, path: PathSeg
     else
       context.diagnostics.at(
         'NLU_BAD_ANNOTATION',
-        sourceAt(context, path),
+        source,
         `Cannot read the entity annotation '${match[0]}' in '${line}'.`,
       );
     text += surface;
     last = (match.index ?? 0) + match[0].length;
   }
   text += line.slice(last);
-  const source = sourceAt(context, path);
   return { text, entities, ...(source ? { source } : {}) };
 }
 

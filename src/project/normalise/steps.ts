@@ -144,19 +144,8 @@ function buildBranch(
   const path = [...node.path, 'next', index];
   const target = raw[key];
   const owner = { flowId: walk.flowId, stepId: node.id };
-  let targetId: string | undefined;
-  if (typeof target === 'string') targetId = target;
-  else if (Array.isArray(target)) {
-    targetId = node.branchSequences.get(index)?.[0]?.id;
-    if (target.length === 0) {
-      walk.context.diagnostics.at(
-        'STEP_EMPTY_SEQUENCE',
-        sourceAt(walk.context, [...path, key]),
-        `Branch ${index + 1} of step '${node.id}' has no steps.`,
-        owner,
-      );
-    }
-  }
+  // an empty list of steps has no first step; the schema check reports it (STEP_EMPTY_SEQUENCE)
+  const targetId = typeof target === 'string' ? target : node.branchSequences.get(index)?.[0]?.id;
   if (targetId === undefined) return undefined;
   const condition = isElse ? undefined : buildCondition(raw['if'], walk.context, [...path, 'if'], owner);
   const source = sourceAt(walk.context, path);

@@ -14,7 +14,9 @@ import type { SchemaObject } from 'ajv';
  * Keys starting with `x-` are Parley annotations read by problems.ts (ajv ignores them):
  * `x-expected` names the expected value in type errors, `x-message` replaces ajv's message for a
  * failed oneOf/anyOf/not/pattern/min-max keyword of that schema, and `x-hint` is the hint for problems
- * raised by that schema (`x-hints` gives one per ajv keyword).
+ *  * raised by that schema (`x-hints` gives one per ajv keyword). `x-codes` names, per ajv keyword, the
+ * catalogue code a problem is reported under instead of FLOWS_SCHEMA (a bad flow id is FLOW_INVALID_ID,
+ * an empty step list FLOW_EMPTY or STEP_EMPTY_SEQUENCE); the schema is then the only place reporting it.
  * Unions are written as `type: [...]` plus `if/then`, and oneOf/anyOf branches never use `$ref`, so
  * that problems.ts can fold each union into one problem.
  */
@@ -46,7 +48,7 @@ const stepIdOrSteps: SchemaObject = {
   type: ['string', 'array'],
   'x-expected': 'a step id or a list of steps',
   if: { type: 'array' },
-  then: { $ref: '#/definitions/steps' },
+  then: { $ref: '#/definitions/branchSteps' },
 };
 
 const nextSchema: SchemaObject = {
@@ -183,6 +185,7 @@ const nluTrigger: SchemaObject = {
 const flow: SchemaObject = {
   type: 'object',
   required: ['steps'],
+  'x-codes': { required: 'FLOW_EMPTY' },
   additionalProperties: false,
   properties: {
     name: text,
@@ -203,6 +206,20 @@ const flow: SchemaObject = {
   },
 };
 
+/** The steps of a flow, or of a `then`/`else` branch; each has its own code for an empty list. */
+function stepList(codeWhenEmpty: 'FLOW_EMPTY' | 'STEP_EMPTY_SEQUENCE'): SchemaObject {
+  return {
+    type: 'array',
+    'x-expected': 'a list of steps',
+    minItems: 1,
+    items: { $ref: '#/definitions/step' },
+    'x-message':
+      codeWhenEmpty === 'FLOW_EMPTY' ? 'a flow needs at least one step' : 'a branch needs at least one step',
+    'x-hint': 'a step sequence needs at least one step',
+    'x-codes': { minItems: codeWhenEmpty },
+  };
+}
+
 export const flowsFileSchema: SchemaObject = {
   type: 'object',
   required: ['flows'],
@@ -215,19 +232,15 @@ export const flowsFileSchema: SchemaObject = {
         pattern: '^[a-zA-Z0-9_][a-zA-Z0-9_-]*$',
         'x-message': "a flow id may contain only letters, digits, '_' and '-', and may not start with '-'",
         'x-hint': "rename the flow, e.g. 'transfer_money' instead of 'transfer money'",
+        'x-codes': { pattern: 'FLOW_INVALID_ID' },
       },
       additionalProperties: { $ref: '#/definitions/flow' },
     },
   },
   definitions: {
     flow,
-    steps: {
-      type: 'array',
-      'x-expected': 'a list of steps',
-      minItems: 1,
-      items: { $ref: '#/definitions/step' },
-      'x-hint': 'a step sequence needs at least one step',
-    },
+    steps: stepList('FLOW_EMPTY'),
+    branchSteps: stepList('STEP_EMPTY_SEQUENCE'),
     step,
     branch,
   },

@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import type { DiagnosticCode } from '../../core/diagnostic-codes.js';
 
 /** One schema violation, located by a JSON pointer into the parsed YAML. */
 export interface SchemaProblem {
@@ -6,6 +7,8 @@ export interface SchemaProblem {
   instancePath: string;
   message: string;
   hint: string;
+  /** the catalogue's own code for this kind of problem (`x-codes`), instead of the file kind's schema code */
+  code?: DiagnosticCode;
 }
 
 /** The Parley annotations a schema may carry (see flows.ts). */
@@ -14,6 +17,7 @@ interface Annotations {
   'x-message'?: string;
   'x-hint'?: string;
   'x-hints'?: Record<string, string>;
+  'x-codes'?: Record<string, DiagnosticCode>;
   properties?: Record<string, unknown>;
 }
 
@@ -30,13 +34,19 @@ export function toProblems(errors: readonly ErrorObject[]): SchemaProblem[] {
   const problems: SchemaProblem[] = [];
   const seen = new Set<string>();
   for (const error of relevantErrors(errors)) {
-    const problem = toProblem(error);
+    const problem = withCode(toProblem(error), error);
     const key = `${problem.instancePath}\n${problem.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
     problems.push(problem);
   }
   return problems;
+}
+
+/** A problem the catalogue has a code of its own for (the schema's `x-codes`, per ajv keyword) carries it. */
+function withCode(problem: SchemaProblem, error: ErrorObject): SchemaProblem {
+  const code = (error.parentSchema as Annotations | undefined)?.['x-codes']?.[error.keyword];
+  return code === undefined ? problem : { ...problem, code };
 }
 
 function relevantErrors(errors: readonly ErrorObject[]): ErrorObject[] {

@@ -1,16 +1,24 @@
 import type { Flow } from '../../../core/flows/types.js';
 import type { RuleContext, ValidationRule } from '../rule.js';
 
-/** Flow ids, names and descriptions are unique; every flow has a description and steps. */
+/** Flow ids, names and descriptions are unique, and every flow has a description (the schema checks steps). */
 export const flowIdentityRule: ValidationRule = {
   name: 'flow-identity',
   check(context) {
     const all = context.assistant.flows.flows;
-    reportDuplicates(context, all, (flow) => flow.id, 'FLOW_DUPLICATE_ID', 'id');
-    reportDuplicates(context, all, (flow) => flow.name.trim().toLowerCase(), 'FLOW_DUPLICATE_NAME', 'name');
+    // A flow that reuses an id is reported once: its (default) name is not compared again.
+    const redefined = reportDuplicates(context, all, (flow) => flow.id, 'FLOW_DUPLICATE_ID', 'id');
+    const distinct = all.filter((flow) => !redefined.has(flow));
     reportDuplicates(
       context,
-      all.filter((flow) => flow.description.trim() !== ''),
+      distinct,
+      (flow) => flow.name.trim().toLowerCase(),
+      'FLOW_DUPLICATE_NAME',
+      'name',
+    );
+    reportDuplicates(
+      context,
+      distinct.filter((flow) => flow.description.trim() !== ''),
       (flow) => normaliseDescription(flow.description),
       'FLOW_DUPLICATE_DESCRIPTION',
       'description',
@@ -21,21 +29,20 @@ export const flowIdentityRule: ValidationRule = {
           flowId: flow.id,
         });
       }
-      if (flow.steps.length === 0) {
-        context.report('FLOW_EMPTY', flow.source, `Flow '${flow.id}' has no steps.`, { flowId: flow.id });
-      }
     }
   },
 };
 
+/** Reports each flow whose key an earlier flow already has, and returns those flows. */
 function reportDuplicates(
   context: RuleContext,
   flows: readonly Flow[],
   keyOf: (flow: Flow) => string,
   code: 'FLOW_DUPLICATE_ID' | 'FLOW_DUPLICATE_NAME' | 'FLOW_DUPLICATE_DESCRIPTION',
   what: string,
-): void {
+): Set<Flow> {
   const first = new Map<string, Flow>();
+  const duplicates = new Set<Flow>();
   for (const flow of flows) {
     const key = keyOf(flow);
     const earlier = first.get(key);
@@ -43,6 +50,7 @@ function reportDuplicates(
       first.set(key, flow);
       continue;
     }
+    duplicates.add(flow);
     if (flow.isDefault) continue;
     const where = earlier.source ? ` (first defined at ${earlier.source.file}:${earlier.source.line})` : '';
     context.report(
@@ -52,6 +60,7 @@ function reportDuplicates(
       { flowId: flow.id },
     );
   }
+  return duplicates;
 }
 
 /** Rasa compares descriptions with punctuation and case ignored. */

@@ -1,0 +1,104 @@
+import type { Assistant } from '../core/assistant.js';
+import { PURE_BUILT_IN_ACTIONS } from '../core/built-ins/index.js';
+import type { ActionEffect } from '../core/built-ins/types.js';
+import { trackerToJson } from '../core/events/tracker-json.js';
+import type { UnstampedEvent } from '../core/events/types.js';
+import type { ActionOutcome, ActionRequest, ActionRunner } from '../core/ports.js';
+import { sessionStartEffects } from './session-start.js';
+import type { CustomActionResult, CustomActionSource } from './custom/source.js';
+import { ResponseRenderer } from './response-renderer.js';
+
+export interface DefaultActionRunnerOptions {
+  readonly assistant: Assistant;
+  /** tried in order for actions the domain declares (stubs, in-process actions, the action server) */
+  readonly customActions: readonly CustomActionSource[];
+  readonly random: () => number;
+}
+
+/**
+ * Runs every kind of action: a custom action the domain declares (which may override a built-in, as
+ * Rasa allows), a built-in action, or a response.
+ */
+export class DefaultActionRunner implements ActionRunner {
+  private readonly assistant: Assistant;
+  private readonly sources: readonly CustomActionSource[];
+  private readonly renderer: ResponseRenderer;
+
+  constructor(options: DefaultActionRunnerOptions) {
+    this.assistant = options.assistant;
+    this.sources = options.customActions;
+    this.renderer = new ResponseRenderer({ assistant: options.assistant, random: options.random });
+  }
+
+  async run(request: ActionRequest): Promise<ActionOutcome> {
+    const name = request.actionName;
+    try {
+      if (this.assistant.domain.actions.has(name)) return await this.runCustom(request);
+      const builtIn = PURE_BUILT_IN_ACTIONS.get(name);
+      if (builtIn) return this.fromEffects(builtIn(request.state, request.engine), request);
+      if (name === 'action_session_start')
+        return this.fromEffects(sessionStartEffects(request.state, this.assistant), request);
+      if (this.assistant.domain.responses.has(name)) return ok(this.renderer.utter(name, request));
+      return failure('ACTION_UNKNOWN', `'${name}' is no response, declared action or built-in action.`);
+    } catch (error) {
+      const code =
+        typeof (error as { code?: unknown }).code === 'string'
+          ? String((error as { code: string }).code)
+          : 'ACTION_FAILED';
+      return failure(code, error instanceof Error ? error.message : String(error));
+    }
+  }
+
+  private async runCustom(request: ActionRequest): Promise<ActionOutcome> {
+    const name = request.actionName;
+    const source = this.sources.find((candidate) => candidate.has(name));
+    if (!source) {
+      const fallback =
+        name === 'action_session_start' ? sessionStartEffects(request.state, this.assistant) : undefined;
+      if (fallback) return this.fromEffects(fallback, request);
+      return failure(
+        'ACTION_NOT_IMPLEMENTED',
+        `The custom action '${name}' has no implementation (no in-process action and no action server).`,
+      );
+    }
+    const result = await source.run({
+      actionName: name,
+      conversationId: request.conversationId,
+      state: request.state,
+      allEvents: () => request.allEvents(),
+      tracker: () => trackerToJson(request.state, request.allEvents(), { verbosity: 'ALL' }),
+    });
+    return ok(this.fromCustomResult(result, request));
+  }
+
+  /** Rasa sends a custom action's messages first, then applies its events. */
+  private fromCustomResult(result: CustomActionResult, request: ActionRequest): UnstampedEvent[] {
+    const messages = result.responses.flatMap((response) =>
+      this.renderer.fromActionResponse(response, request),
+    );
+    const events = result.events.map((event) =>
+      event.event === 'slot' && !event.metadata?.['filled_by']
+        ? { ...event, metadata: { ...event.metadata, filled_by: 'CUSTOM' } }
+        : event,
+    );
+    return [...messages, ...events];
+  }
+
+  private fromEffects(effects: readonly ActionEffect[], request: ActionRequest): ActionOutcome {
+    return ok(
+      effects.flatMap((effect) =>
+        effect.kind === 'event'
+          ? [effect.event]
+          : this.renderer.utter(effect.response, request, effect.kwargs),
+      ),
+    );
+  }
+}
+
+function ok(events: readonly UnstampedEvent[]): ActionOutcome {
+  return { ok: true, events };
+}
+
+function failure(code: string, message: string): ActionOutcome {
+  return { ok: false, code, message };
+}

@@ -1,0 +1,96 @@
+import type { Assistant } from '../core/assistant.js';
+import type { SlotType } from '../core/domain/types.js';
+import type { BotData, UnstampedEvent } from '../core/events/types.js';
+import type { ActionRequest } from '../core/ports.js';
+import { frameContext, topFrame } from '../core/stack/operations.js';
+import { responseName } from './action-server/action-result.js';
+import type { ActionResponse } from './action-server/action-result.js';
+import { renderResponse } from './responses/render.js';
+
+const INTERNAL_ERROR_RESPONSE = 'utter_internal_error_rasa';
+const RESPONSE_KEYS = new Set([
+  'text',
+  'response',
+  'template',
+  'buttons',
+  'image',
+  'custom',
+  'attachment',
+  'elements',
+  'quick_replies',
+  'json_message',
+]);
+
+/** Turns responses (by name, or as sent by a custom action) into `bot` events. */
+export class ResponseRenderer {
+  private readonly assistant: Assistant;
+  private readonly random: () => number;
+  private readonly slotTypes: Readonly<Record<string, SlotType>>;
+
+  constructor(options: { assistant: Assistant; random: () => number }) {
+    this.assistant = options.assistant;
+    this.random = options.random;
+    this.slotTypes = Object.fromEntries(
+      [...options.assistant.domain.slots.values()].map((slot) => [slot.name, slot.type]),
+    );
+  }
+
+  /** A domain response; with no eligible variation, Rasa's internal-error response instead. */
+  utter(name: string, request: ActionRequest, kwargs?: Readonly<Record<string, unknown>>): UnstampedEvent[] {
+    const template = this.assistant.domain.responses.get(name);
+    const rendered = template
+      ? renderResponse(template, {
+          slots: request.state.slots,
+          slotTypes: this.slotTypes,
+          context: frameContext(topFrame(request.state.stack)),
+          random: this.random,
+          ...(request.channel ? { channel: request.channel } : {}),
+          ...(kwargs ? { kwargs } : {}),
+        })
+      : undefined;
+    if (!rendered)
+      return name === INTERNAL_ERROR_RESPONSE ? [] : this.utter(INTERNAL_ERROR_RESPONSE, request);
+    return [
+      {
+        event: 'bot',
+        text: rendered.message.text,
+        data: rendered.message.data,
+        metadata: rendered.message.metadata,
+      },
+    ];
+  }
+
+  /** A message from a custom action: a named response rendered with the other keys, or literal content. */
+  fromActionResponse(response: ActionResponse, request: ActionRequest): UnstampedEvent[] {
+    const name = responseName(response);
+    const kwargs = Object.fromEntries(Object.entries(response).filter(([key]) => !RESPONSE_KEYS.has(key)));
+    if (name) {
+      return this.utter(name, request, kwargs).map((event) =>
+        event.event === 'bot' ? overlay(event, response) : event,
+      );
+    }
+    const data: BotData = {
+      elements: response.elements ?? null,
+      quick_replies: response.quick_replies ?? null,
+      buttons: (response.buttons as BotData['buttons']) ?? null,
+      attachment: response.attachment ?? null,
+      image: response.image ?? null,
+      custom: response.custom ?? response.json_message ?? null,
+    };
+    return [{ event: 'bot', text: response.text ?? null, data, metadata: {} }];
+  }
+}
+
+/** Buttons a custom action passes are appended; other non-empty keys replace the rendered ones. */
+function overlay(event: Extract<UnstampedEvent, { event: 'bot' }>, response: ActionResponse): UnstampedEvent {
+  const extraButtons = Array.isArray(response.buttons)
+    ? (response.buttons as NonNullable<BotData['buttons']>)
+    : [];
+  const data: BotData = {
+    ...event.data,
+    ...(extraButtons.length > 0 ? { buttons: [...(event.data.buttons ?? []), ...extraButtons] } : {}),
+    ...(response.image ? { image: response.image } : {}),
+    ...(response.custom ? { custom: response.custom } : {}),
+  };
+  return { ...event, ...(response.text ? { text: response.text } : {}), data };
+}

@@ -1,0 +1,80 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { resolve } from 'node:path';
+import { ActionServerClient } from '../actions/action-server/client.js';
+import { parseActionEndpoint } from '../actions/action-server/endpoint-config.js';
+import { DefaultActionRunner } from '../actions/action-runner.js';
+import { ActionServerSource } from '../actions/custom/action-server-source.js';
+import { InProcessActionSource } from '../actions/custom/in-process.js';
+import { loadInProcessActions } from '../actions/custom/load-actions.js';
+import type { CustomActionSource } from '../actions/custom/source.js';
+import type { ActionStub } from '../actions/custom/stub-source.js';
+import { StubActionSource } from '../actions/custom/stub-source.js';
+import type { Assistant } from '../core/assistant.js';
+import type { EngineOptions } from '../core/engine-context.js';
+import type { Clock, CommandGenerator, IdSource, LockStore, TrackerStore } from '../core/ports.js';
+import { Agent } from '../runtime/agent.js';
+import type { Logger } from '../runtime/logger.js';
+import { MemoryLockStore } from '../stores/memory-lock-store.js';
+import { MemoryTrackerStore } from '../stores/memory-tracker-store.js';
+import { PayloadCommandGenerator } from '../understanding/direct-payloads.js';
+import { engineOptionsFor } from './engine-options.js';
+
+/** The one place where Parley's parts are wired together. */
+export interface ComposeOptions {
+  readonly assistant: Assistant;
+  readonly projectRoot: string;
+  readonly trackerStore?: TrackerStore;
+  readonly lockStore?: LockStore;
+  readonly commandGenerator?: CommandGenerator;
+  /** action stubs, tried before in-process actions and the action server */
+  readonly stubs?: ReadonlyMap<string, ActionStub>;
+  /** extra custom action sources tried after the stubs (e.g. the corpus stub actions of our tests) */
+  readonly extraActionSources?: readonly CustomActionSource[];
+  readonly clock?: Clock;
+  readonly ids?: IdSource;
+  readonly random?: () => number;
+  readonly engineOptions?: Partial<EngineOptions>;
+  readonly logger?: Logger;
+}
+
+export const SYSTEM_CLOCK: Clock = { now: () => Date.now() / 1000 };
+
+export const RANDOM_IDS: IdSource = {
+  frameId: () => randomBytes(6).toString('base64url').slice(0, 8).toUpperCase(),
+  messageId: () => randomUUID().replace(/-/g, ''),
+};
+
+export async function composeAgent(options: ComposeOptions): Promise<Agent> {
+  const clock = options.clock ?? SYSTEM_CLOCK;
+  const sources: CustomActionSource[] = [];
+  if (options.stubs && options.stubs.size > 0)
+    sources.push(new StubActionSource({ stubs: options.stubs, clock: () => clock.now() }));
+  sources.push(...(options.extraActionSources ?? []));
+  const inProcess = await loadInProcessActions(resolve(options.projectRoot, 'actions'));
+  if (inProcess.length > 0)
+    sources.push(new InProcessActionSource({ actions: inProcess, clock: () => clock.now() }));
+  const endpoint = parseActionEndpoint(options.assistant.endpoints['action_endpoint']);
+  if (endpoint.ok && endpoint.endpoint?.kind === 'http') {
+    const client = new ActionServerClient({
+      endpoint: endpoint.endpoint.config,
+      domain: options.assistant.domain,
+      clock: () => clock.now(),
+    });
+    sources.push(new ActionServerSource({ client }));
+  }
+  return new Agent({
+    assistant: options.assistant,
+    trackerStore: options.trackerStore ?? new MemoryTrackerStore(),
+    lockStore: options.lockStore ?? new MemoryLockStore(),
+    actionRunner: new DefaultActionRunner({
+      assistant: options.assistant,
+      customActions: sources,
+      random: options.random ?? Math.random,
+    }),
+    commandGenerator: options.commandGenerator ?? new PayloadCommandGenerator(),
+    clock,
+    ids: options.ids ?? RANDOM_IDS,
+    engineOptions: { ...engineOptionsFor(options.assistant), ...options.engineOptions },
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+}

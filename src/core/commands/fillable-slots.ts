@@ -1,0 +1,43 @@
+import type { EngineContext } from '../engine-context.js';
+import { stepsWithCalls } from '../executor/slot-reset.js';
+import type { Stack } from '../stack/frames.js';
+import { findPattern, topUserFrame } from '../stack/operations.js';
+
+const COLLECT_PATTERN = 'pattern_collect_information';
+const ENGINE_SLOTS = [
+  'requested_slot',
+  'session_started_metadata',
+  'flow_hashes',
+  'mocked_datetime',
+  'language',
+  'route_session_to_calm',
+];
+
+/**
+ * Rasa's "slot was not asked for" rule: a SetSlot is accepted for the slot being asked, for slots the
+ * active flow (and the flows it calls) collects without `ask_before_filling`, for slots of flows started
+ * in this turn, for slots collected by patterns, and for the engine's own slots.
+ */
+export function fillableSlots(
+  stack: Stack,
+  context: EngineContext,
+  startedFlows: ReadonlySet<string>,
+): Set<string> {
+  const slots = new Set<string>(ENGINE_SLOTS);
+  const asked = findPattern(stack, COLLECT_PATTERN)?.['collect'];
+  if (typeof asked === 'string') slots.add(asked);
+  const flowIds = new Set<string>(startedFlows);
+  const active = topUserFrame(stack);
+  const activeIncludingCalls = topUserFrame(stack, { includeCallFrames: true });
+  if (active) flowIds.add(active.flow_id);
+  if (activeIncludingCalls) flowIds.add(activeIncludingCalls.flow_id);
+  for (const flow of context.flows.flows) if (flow.id.startsWith('pattern_')) flowIds.add(flow.id);
+  for (const flowId of flowIds) {
+    const flow = context.flows.get(flowId);
+    if (!flow) continue;
+    for (const step of stepsWithCalls(context.flows, flow)) {
+      if (step.kind === 'collect' && !step.askBeforeFilling) slots.add(step.collect);
+    }
+  }
+  return slots;
+}

@@ -1,0 +1,161 @@
+/**
+ * THE reducer: `applyEvent(state, event)` derives the next tracker state from one event, in O(1) with
+ * respect to the history (it only touches the fields the event changes).
+ *
+ * `rewind` (UserUtteranceReverted) and `undo` (ActionReverted) cannot be applied from the state alone:
+ * they revert earlier events, so `applyEvent` throws an `AppError` with code `EVENT_NEEDS_HISTORY` for
+ * them. Use `applyEvents(state, priorEvents, newEvents)` or `foldEvents` (fold-events.ts), which re-fold
+ * the applied events only when such an event appears.
+ */
+import { AppError, assertNever } from '../errors.js';
+import type { Stack } from '../stack/frames.js';
+import { jsonEqual } from './json-value.js';
+import { applyStackUpdate } from './stack-update.js';
+import type { TrackerState } from './tracker-state.js';
+import { stackHistoryKey } from './tracker-state.js';
+import type { ActionExecuted, EntitiesAdded, Event, SlotSet, UserUttered } from './types.js';
+
+type StateChanges = Partial<TrackerState>;
+
+const ACTION_LISTEN = 'action_listen';
+const ACTION_SESSION_START = 'action_session_start';
+
+export function applyEvent(state: TrackerState, event: Event): TrackerState {
+  const changes = changesFor(state, event);
+  return { ...state, ...changes, eventCount: state.eventCount + 1, latestEventTime: event.timestamp };
+}
+
+function changesFor(state: TrackerState, event: Event): StateChanges {
+  switch (event.event) {
+    case 'user':
+      return userUttered(state, event);
+    case 'bot':
+      return { lastBotTurn: [...state.lastBotTurn, event] };
+    case 'action':
+      return actionExecuted(state, event);
+    case 'slot':
+      return slotSet(state, event);
+    case 'stack':
+      return stackUpdated(state, event.update);
+    case 'restart':
+      return restarted(state);
+    case 'session_started':
+      return conversationReset(state);
+    case 'reset_slots':
+      return { slots: state.initialSlots, slotFilledBy: {} };
+    case 'rewind':
+    case 'undo':
+      throw new AppError({
+        code: 'EVENT_NEEDS_HISTORY',
+        message: `a '${event.event}' event reverts earlier events: apply it with applyEvents(state, priorEvents, newEvents)`,
+        details: { event: event.event, eventIndex: state.eventCount },
+      });
+    case 'pause':
+      return { paused: true };
+    case 'resume':
+      return { paused: false };
+    case 'followup':
+      return { followupAction: event.name };
+    case 'active_loop':
+      return { activeLoop: event.name };
+    case 'entities':
+      return entitiesAdded(state, event);
+    case 'flow_started':
+    case 'flow_interrupted':
+    case 'flow_resumed':
+    case 'flow_completed':
+    case 'flow_cancelled':
+    case 'session_ended':
+    case 'action_execution_rejected':
+    case 'reminder':
+    case 'cancel_reminder':
+    case 'loop_interrupted':
+    case 'export':
+      return {};
+    default:
+      return assertNever(event, 'event');
+  }
+}
+
+function userUttered(state: TrackerState, event: UserUttered): StateChanges {
+  return {
+    latestMessage: event,
+    latestInputChannel: event.input_channel ?? null,
+    followupAction: null,
+    previousBotTurn: state.lastBotTurn,
+    lastBotTurn: [],
+  };
+}
+
+function actionExecuted(state: TrackerState, event: ActionExecuted): StateChanges {
+  const changes: StateChanges = {
+    latestAction: event.name ? { action_name: event.name } : { action_text: event.action_text ?? '' },
+    latestActionName: event.name || event.action_text || undefined,
+    followupAction: null,
+  };
+  return event.name === ACTION_SESSION_START ? { ...changes, sessionStartIndex: state.eventCount } : changes;
+}
+
+function slotSet(state: TrackerState, event: SlotSet): StateChanges {
+  const filledBy = event.metadata?.filled_by;
+  const { [event.name]: _previous, ...others } = state.slotFilledBy;
+  return {
+    slots: { ...state.slots, [event.name]: event.value },
+    slotFilledBy: typeof filledBy === 'string' ? { ...others, [event.name]: filledBy } : others,
+  };
+}
+
+function stackUpdated(state: TrackerState, update: string): StateChanges {
+  const result = applyStackUpdate(state.stack, update);
+  if (!result.ok) {
+    const failure = { eventIndex: state.eventCount, error: result.error };
+    return { stackUpdateFailures: [...state.stackUpdateFailures, failure] };
+  }
+  return { stack: result.stack, stackHistory: recordStack(state.stackHistory, result.stack) };
+}
+
+function recordStack(history: ReadonlyMap<string, Stack>, stack: Stack): ReadonlyMap<string, Stack> {
+  const top = stack[stack.length - 1];
+  if (top === undefined) return history;
+  const next = new Map(history);
+  next.set(stackHistoryKey(top.flow_id, top.step_id), stack);
+  return next;
+}
+
+/** What Rasa's tracker `_reset()` clears (used by `session_started` and `restart`). */
+function conversationReset(state: TrackerState): StateChanges {
+  return {
+    slots: state.initialSlots,
+    slotFilledBy: {},
+    paused: false,
+    latestAction: undefined,
+    latestActionName: undefined,
+    latestMessage: undefined,
+    followupAction: null,
+    activeLoop: null,
+    lastBotTurn: [],
+    previousBotTurn: [],
+  };
+}
+
+/** Rasa's Restarted: reset, empty the stack, and schedule `action_session_start` next. */
+function restarted(state: TrackerState): StateChanges {
+  return {
+    ...conversationReset(state),
+    stack: [],
+    stackHistory: new Map(),
+    followupAction: ACTION_SESSION_START,
+    afterRestartIndex: state.eventCount + 1,
+  };
+}
+
+/** Entities belong to the latest user message, so Rasa only adds them while the last action is a listen. */
+function entitiesAdded(state: TrackerState, event: EntitiesAdded): StateChanges {
+  const message = state.latestMessage;
+  if (message === undefined || state.latestActionName !== ACTION_LISTEN) return {};
+  const known = message.parse_data.entities;
+  const added = event.entities.filter((entity) => !known.some((existing) => jsonEqual(existing, entity)));
+  if (added.length === 0) return {};
+  const entities = [...known, ...added];
+  return { latestMessage: { ...message, parse_data: { ...message.parse_data, entities } } };
+}

@@ -1,0 +1,52 @@
+/** Small helpers for plain JSON data (the documents JSON Patch works on and the event dicts we parse). */
+
+export type JsonObject = Readonly<Record<string, unknown>>;
+
+export function isPlainObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function hasOwn(object: JsonObject, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(object, key);
+}
+
+/** Own keys whose value is not `undefined` (what `JSON.stringify` would write). */
+export function definedKeys(object: JsonObject): string[] {
+  return Object.keys(object).filter((key) => object[key] !== undefined);
+}
+
+/**
+ * A shallow copy of `object` with `key` set. `defineProperty` keeps a key such as `__proto__` an
+ * ordinary own property instead of changing the copy's prototype.
+ */
+export function withKey(object: JsonObject, key: string, value: unknown): JsonObject {
+  const copy: Record<string, unknown> = { ...object };
+  Object.defineProperty(copy, key, { value, writable: true, enumerable: true, configurable: true });
+  return copy;
+}
+
+export function withoutKey(object: JsonObject, key: string): JsonObject {
+  const copy: Record<string, unknown> = { ...object };
+  delete copy[key];
+  return copy;
+}
+
+/** JSON equality: objects compare by their (defined) members in any order, arrays element by element. */
+export function jsonEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    return Array.isArray(a) && Array.isArray(b) && arraysEqual(a, b);
+  }
+  if (isPlainObject(a) && isPlainObject(b)) return objectsEqual(a, b);
+  return false;
+}
+
+function arraysEqual(a: readonly unknown[], b: readonly unknown[]): boolean {
+  return a.length === b.length && a.every((item, index) => jsonEqual(item, b[index]));
+}
+
+function objectsEqual(a: JsonObject, b: JsonObject): boolean {
+  const keys = definedKeys(a);
+  if (keys.length !== definedKeys(b).length) return false;
+  return keys.every((key) => hasOwn(b, key) && jsonEqual(a[key], b[key]));
+}

@@ -1,0 +1,37 @@
+import { applyCommands } from './commands/apply-commands.js';
+import type { Command } from './commands/types.js';
+import type { EngineContext } from './engine-context.js';
+import { applyEvent } from './events/apply-event.js';
+import type { TrackerState } from './events/tracker-state.js';
+import type { Event, ParseData, UserUttered } from './events/types.js';
+
+export interface UserMessage {
+  readonly text: string;
+  readonly parseData: ParseData;
+  readonly commands: readonly Command[];
+  readonly inputChannel?: string;
+  readonly messageId?: string;
+  readonly metadata?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The start of a user turn: the `user` event (its parse data holds the commands, as in Rasa) followed by
+ * the events of applying those commands. The prediction loop runs next.
+ */
+export function receiveUserMessage(
+  state: TrackerState,
+  message: UserMessage,
+  context: EngineContext,
+): Event[] {
+  const user: UserUttered = {
+    event: 'user',
+    timestamp: context.now,
+    text: message.text,
+    parse_data: { ...message.parseData, commands: message.commands.map((command) => ({ ...command })) },
+    input_channel: message.inputChannel ?? null,
+    message_id: message.messageId ?? null,
+    ...(message.metadata ? { metadata: message.metadata } : {}),
+  };
+  const afterUser = applyEvent(state, user);
+  return [user, ...applyCommands(afterUser, message.commands, context)];
+}

@@ -1,0 +1,258 @@
+import { expect } from 'chai';
+import { AppError } from '../../../src/core/errors.js';
+import type { Event, TrackerState } from '../../../src/core/events/index.js';
+import { applyEvent, foldEvents } from '../../../src/core/events/index.js';
+import {
+  action,
+  bot,
+  collectFrame,
+  flowFrame,
+  freshState,
+  simple,
+  slot,
+  stackEvent,
+  T0,
+  user,
+} from './builders.js';
+
+const fold = (events: readonly Event[], init: TrackerState = freshState()) => foldEvents(init, events);
+
+describe('applyEvent (the tracker reducer)', () => {
+  it('starts from the initial slots with nothing else set', () => {
+    const state = freshState();
+    expect(state).to.deep.include({
+      senderId: 'alice',
+      slots: { amount: null, recipient: null },
+      stack: [],
+      latestMessage: undefined,
+      followupAction: null,
+      paused: false,
+      activeLoop: null,
+      eventCount: 0,
+      latestEventTime: undefined,
+    });
+  });
+
+  it('counts every event and records the latest event time', () => {
+    const state = fold([action('action_listen', T0 + 1), user('hi', { timestamp: T0 + 2 })]);
+    expect(state.eventCount).to.equal(2);
+    expect(state.latestEventTime).to.equal(T0 + 2);
+  });
+
+  it('never changes the state it is given', () => {
+    const before = fold([slot('amount', 5), stackEvent([], [flowFrame('F1', 'transfer', 'START')])]);
+    const snapshot = JSON.stringify({ ...before, stackHistory: [...before.stackHistory] });
+    applyEvent(before, simple('restart'));
+    applyEvent(before, slot('amount', 7));
+    expect(JSON.stringify({ ...before, stackHistory: [...before.stackHistory] })).to.equal(snapshot);
+  });
+
+  describe('user', () => {
+    it('becomes the latest message, sets the input channel and clears the followup action', () => {
+      const message = user('send money', { channel: 'socketio' });
+      const state = fold([{ event: 'followup', timestamp: T0, name: 'utter_x' }, message]);
+      expect(state.latestMessage).to.equal(message);
+      expect(state.latestInputChannel).to.equal('socketio');
+      expect(state.followupAction).to.equal(null);
+    });
+  });
+
+  describe('action', () => {
+    it('sets latest action, its name, and clears the followup action', () => {
+      const state = fold([{ event: 'followup', timestamp: T0, name: 'utter_x' }, action('utter_x')]);
+      expect(state.latestAction).to.deep.equal({ action_name: 'utter_x' });
+      expect(state.latestActionName).to.equal('utter_x');
+      expect(state.followupAction).to.equal(null);
+    });
+
+    it('uses action_text for an end-to-end bot text', () => {
+      const state = fold([{ event: 'action', timestamp: T0, name: '', action_text: 'Hello!' }]);
+      expect(state.latestAction).to.deep.equal({ action_text: 'Hello!' });
+      expect(state.latestActionName).to.equal('Hello!');
+    });
+
+    it('marks where the current session starts at action_session_start', () => {
+      const state = fold([
+        action('action_session_start'),
+        simple('session_started'),
+        action('action_listen'),
+      ]);
+      const later = fold([user('hi'), action('action_session_start'), simple('session_started')], state);
+      expect(state.sessionStartIndex).to.equal(0);
+      expect(later.sessionStartIndex).to.equal(4);
+    });
+  });
+
+  describe('slot', () => {
+    it('sets a declared slot and records an undeclared one', () => {
+      const state = fold([slot('amount', 50), slot('surprise', 'yes')]);
+      expect(state.slots).to.deep.equal({ amount: 50, recipient: null, surprise: 'yes' });
+    });
+
+    it('records who filled the slot and forgets it when a later value carries none', () => {
+      const filled = fold([slot('amount', 50, 'LLM'), slot('recipient', 'Joe', 'NLU')]);
+      expect(filled.slotFilledBy).to.deep.equal({ amount: 'LLM', recipient: 'NLU' });
+      const overwritten = applyEvent(filled, slot('amount', 60));
+      expect(overwritten.slotFilledBy).to.deep.equal({ recipient: 'NLU' });
+    });
+
+    it('shares every untouched field with the previous state', () => {
+      const before = fold([stackEvent([], [flowFrame('F1', 'transfer', 'START')]), bot('hi')]);
+      const after = applyEvent(before, slot('amount', 1));
+      expect(after.stack).to.equal(before.stack);
+      expect(after.stackHistory).to.equal(before.stackHistory);
+      expect(after.lastBotTurn).to.equal(before.lastBotTurn);
+      expect(after.initialSlots).to.equal(before.initialSlots);
+    });
+  });
+
+  describe('stack', () => {
+    it('applies the patch to the stack', () => {
+      const frames = [flowFrame('F1', 'transfer', 'ask_amount'), collectFrame('F2', 'amount')];
+      const state = fold([stackEvent([], frames.slice(0, 1)), stackEvent(frames.slice(0, 1), frames)]);
+      expect(state.stack).to.deep.equal(frames);
+    });
+
+    it('keeps the stack and reports an update that cannot be applied', () => {
+      const first = stackEvent([], [flowFrame('F1', 'transfer', 'START')]);
+      const state = fold([first, { event: 'stack', timestamp: T0, update: 'not json' }]);
+      expect(state.stack).to.deep.equal([flowFrame('F1', 'transfer', 'START')]);
+      expect(state.stackUpdateFailures).to.have.length(1);
+      expect(state.stackUpdateFailures[0]?.eventIndex).to.equal(1);
+    });
+  });
+
+  describe('restart and resets', () => {
+    const busy = () =>
+      fold([
+        action('action_listen'),
+        user('hi', { channel: 'rest' }),
+        slot('amount', 5, 'LLM'),
+        stackEvent([], [flowFrame('F1', 'transfer', 'ask_amount')]),
+        { event: 'active_loop', timestamp: T0, name: 'some_form' },
+        simple('pause'),
+        bot('hello'),
+        { event: 'followup', timestamp: T0, name: 'utter_x' },
+      ]);
+
+    it('restart resets slots, empties the stack, clears message, pause and loop, and schedules a session start', () => {
+      const state = applyEvent(busy(), simple('restart'));
+      expect(state).to.deep.include({
+        slots: { amount: null, recipient: null },
+        slotFilledBy: {},
+        stack: [],
+        latestMessage: undefined,
+        latestAction: undefined,
+        paused: false,
+        activeLoop: null,
+        followupAction: 'action_session_start',
+        lastBotTurn: [],
+        afterRestartIndex: 9,
+      });
+      expect(state.stackHistory.size).to.equal(0);
+      expect(state.latestInputChannel).to.equal('rest');
+    });
+
+    it('session_started resets like a restart but keeps the stack and schedules nothing', () => {
+      const before = busy();
+      const state = applyEvent(before, simple('session_started'));
+      expect(state.slots).to.deep.equal({ amount: null, recipient: null });
+      expect(state).to.deep.include({
+        latestMessage: undefined,
+        paused: false,
+        activeLoop: null,
+        followupAction: null,
+      });
+      expect(state.stack).to.equal(before.stack);
+      expect(state.stackHistory).to.equal(before.stackHistory);
+    });
+
+    it('reset_slots resets only the slots', () => {
+      const before = busy();
+      const state = applyEvent(before, simple('reset_slots'));
+      expect(state.slots).to.deep.equal({ amount: null, recipient: null });
+      expect(state.slotFilledBy).to.deep.equal({});
+      expect(state.stack).to.equal(before.stack);
+      expect(state.paused).to.equal(true);
+      expect(state.latestMessage).to.equal(before.latestMessage);
+    });
+
+    it('resets undeclared slots away and keeps the initial values object', () => {
+      const state = fold([slot('surprise', 1), simple('reset_slots')]);
+      expect(state.slots).to.equal(state.initialSlots);
+    });
+  });
+
+  it('pause and resume toggle paused', () => {
+    expect(fold([simple('pause')]).paused).to.equal(true);
+    expect(fold([simple('pause'), simple('resume')]).paused).to.equal(false);
+  });
+
+  it('followup sets the followup action', () => {
+    expect(fold([{ event: 'followup', timestamp: T0, name: 'action_x' }]).followupAction).to.equal(
+      'action_x',
+    );
+  });
+
+  it('active_loop activates and deactivates a loop', () => {
+    const active = fold([{ event: 'active_loop', timestamp: T0, name: 'form' }]);
+    expect(active.activeLoop).to.equal('form');
+    expect(applyEvent(active, { event: 'active_loop', timestamp: T0, name: null }).activeLoop).to.equal(null);
+  });
+
+  describe('entities', () => {
+    const city = { entity: 'city', value: 'Berlin' };
+
+    it('merges new entities into the latest message while the last action is a listen', () => {
+      const state = fold([
+        action('action_listen'),
+        user('hi'),
+        { event: 'entities', timestamp: T0, entities: [city] },
+      ]);
+      expect(state.latestMessage?.parse_data.entities).to.deep.equal([city]);
+      const again = applyEvent(state, { event: 'entities', timestamp: T0, entities: [city] });
+      expect(again.latestMessage).to.equal(state.latestMessage);
+    });
+
+    it('ignores entities after another action ran', () => {
+      const state = fold([
+        user('hi'),
+        action('utter_x'),
+        { event: 'entities', timestamp: T0, entities: [city] },
+      ]);
+      expect(state.latestMessage?.parse_data.entities).to.deep.equal([]);
+    });
+  });
+
+  it('changes nothing but the count and time for informational events', () => {
+    const before = fold([slot('amount', 1), user('hi'), action('x')]);
+    const informational: Event[] = [
+      { event: 'flow_started', timestamp: T0 + 9, flow_id: 'f' },
+      { event: 'flow_interrupted', timestamp: T0 + 9, flow_id: 'f', step_id: 's' },
+      { event: 'flow_resumed', timestamp: T0 + 9, flow_id: 'f', step_id: 's' },
+      { event: 'flow_completed', timestamp: T0 + 9, flow_id: 'f', step_id: 's' },
+      { event: 'flow_cancelled', timestamp: T0 + 9, flow_id: 'f', step_id: 's' },
+      { event: 'session_ended', timestamp: T0 + 9 },
+      { event: 'action_execution_rejected', timestamp: T0 + 9, name: 'x' },
+      { event: 'reminder', timestamp: T0 + 9, intent: 'i', date_time: '2024-01-01T00:00:00' },
+      { event: 'cancel_reminder', timestamp: T0 + 9 },
+      { event: 'loop_interrupted', timestamp: T0 + 9, is_interrupted: true },
+      { event: 'export', timestamp: T0 + 9 },
+    ];
+    for (const event of informational) {
+      expect(applyEvent(before, event), event.event).to.deep.equal({
+        ...before,
+        eventCount: before.eventCount + 1,
+        latestEventTime: T0 + 9,
+      });
+    }
+  });
+
+  it('refuses rewind and undo, which need the history, with a typed error', () => {
+    for (const type of ['rewind', 'undo'] as const) {
+      expect(() => applyEvent(freshState(), simple(type)))
+        .to.throw(AppError)
+        .with.property('code', 'EVENT_NEEDS_HISTORY');
+    }
+  });
+});

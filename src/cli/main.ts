@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { createRequire } from 'node:module';
 import type { CliIo } from './io.js';
+import { testCommand } from './test-command.js';
 import { validateCommand } from './validate-command.js';
 
 const EXIT_USAGE = 2;
@@ -16,9 +17,15 @@ export function buildProgram(io: CliIo): Command {
   data.addCommand(validateCommand(io));
   program.addCommand(data);
   program.addCommand(validateCommand(io), {});
-  for (const command of [...program.commands, ...data.commands])
-    command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+  program.addCommand(testCommand(io));
+  configureRecursively(program, io);
   return program;
+}
+
+/** Commander's defaults exit the process; every (sub)command reports through the CLI's io instead. */
+function configureRecursively(command: Command, io: CliIo): void {
+  command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
+  for (const child of command.commands) configureRecursively(child, io);
 }
 
 /** Runs the CLI and returns the exit code. */

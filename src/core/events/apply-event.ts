@@ -114,9 +114,10 @@ function stackUpdated(state: TrackerState, update: string): StateChanges {
   return { stack: result.stack, stackHistory: recordStack(state.stackHistory, result.stack) };
 }
 
+/** Only stacks with a user flow on top are recorded: corrections rewind to those (a user flow's collect step). */
 function recordStack(history: ReadonlyMap<string, Stack>, stack: Stack): ReadonlyMap<string, Stack> {
   const top = stack[stack.length - 1];
-  if (top === undefined) return history;
+  if (top === undefined || top.type !== 'flow') return history;
   const next = new Map(history);
   next.set(stackHistoryKey(top.flow_id, top.step_id), stack);
   return next;

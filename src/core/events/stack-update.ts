@@ -18,6 +18,13 @@ export type StackUpdateResult =
 
 const USER_FRAME_TYPES = new Set(['regular', 'interrupt', 'link', 'call']);
 
+/**
+ * The update written last, with the stack it produced. The engine applies every update it writes right
+ * away, so remembering this one pair skips re-parsing and re-applying its own patch (a pure memo: the
+ * same stack object and update text always give the same result).
+ */
+let lastWritten: { readonly before: Stack; readonly update: string; readonly after: Stack } | undefined;
+
 /** Frames keep their position → per-field `replace`s; otherwise removes/adds at the end. */
 export function stackPatch(before: Stack, after: Stack): JsonPatchOperation[] {
   return diffPatch(before, after, { identityKey: 'frame_id' });
@@ -38,6 +45,7 @@ export function stackUpdateEvent(
   const patch = stackPatch(before, after);
   if (patch.length === 0) return undefined;
   const update = JSON.stringify(patch);
+  lastWritten = { before, update, after };
   return timestamp === undefined ? { event: 'stack', update } : { event: 'stack', update, timestamp };
 }
 
@@ -46,6 +54,9 @@ export function stackUpdateEvent(
  * yields something that is not a stack leaves the stack unchanged and says why.
  */
 export function applyStackUpdate(stack: Stack, update: string): StackUpdateResult {
+  if (lastWritten && lastWritten.before === stack && lastWritten.update === update) {
+    return { ok: true, stack: lastWritten.after };
+  }
   try {
     const patched = applyPatch(stack, parsePatchText(update));
     const problem = stackProblem(patched);

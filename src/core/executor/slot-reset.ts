@@ -7,19 +7,26 @@ export function stepsWithCalls(flows: FlowList, flow: Flow): Step[] {
   return ownedStepsWithCalls(flows, flow).map((owned) => owned.step);
 }
 
+// Flows never change once loaded, so the resolved step lists are memoised per flow list and flow.
+const resolved = new WeakMap<FlowList, Map<string, readonly { flowId: string; step: Step }[]>>();
+
 /** Like stepsWithCalls, with the id of the flow each step belongs to. */
-export function ownedStepsWithCalls(
-  flows: FlowList,
-  flow: Flow,
-  seen: Set<string> = new Set(),
-): { flowId: string; step: Step }[] {
+export function ownedStepsWithCalls(flows: FlowList, flow: Flow): readonly { flowId: string; step: Step }[] {
+  let perFlow = resolved.get(flows);
+  if (!perFlow) resolved.set(flows, (perFlow = new Map()));
+  let steps = perFlow.get(flow.id);
+  if (!steps) perFlow.set(flow.id, (steps = resolveCalls(flows, flow, new Set())));
+  return steps;
+}
+
+function resolveCalls(flows: FlowList, flow: Flow, seen: Set<string>): { flowId: string; step: Step }[] {
   if (seen.has(flow.id)) return [];
   seen.add(flow.id);
   return flow.steps.flatMap((step) => {
     const own = { flowId: flow.id, step };
     if (step.kind !== 'call') return [own];
     const called = flows.get(step.call);
-    return called ? [own, ...ownedStepsWithCalls(flows, called, seen)] : [own];
+    return called ? [own, ...resolveCalls(flows, called, seen)] : [own];
   });
 }
 

@@ -15,18 +15,20 @@ describe('tracker history kept by the reducer', () => {
     const collectingAmount: Stack = [...transferAtAmount, collectFrame('F2', 'amount')];
     const transferAtRecipient: Stack = [flowFrame('F1', 'transfer', 'ask_recipient')];
 
-    it('maps the top frame flow and step to the latest stack seen there', () => {
+    it('maps the top user flow and step to the latest stack seen there (pattern tops are not recorded)', () => {
       const state = foldEvents(freshState(), walk(transferAtAmount, collectingAmount, transferAtRecipient));
       expect(latestStackAt(state, 'transfer', 'ask_amount')).to.deep.equal(transferAtAmount);
-      expect(latestStackAt(state, 'pattern_collect_information', 'start')).to.deep.equal(collectingAmount);
+      expect(latestStackAt(state, 'pattern_collect_information', 'start')).to.equal(undefined);
       expect(latestStackAt(state, 'transfer', 'ask_recipient')).to.deep.equal(transferAtRecipient);
       expect(latestStackAt(state, 'transfer', 'nowhere')).to.equal(undefined);
     });
 
     it('keeps the most recent stack for a step that is visited again', () => {
-      const withContext: Stack = [{ ...collectFrame('F3', 'amount'), rejections: [{ if: 'x', utter: 'y' }] }];
-      const state = foldEvents(freshState(), walk(collectingAmount, transferAtAmount, withContext));
-      expect(latestStackAt(state, 'pattern_collect_information', 'start')).to.deep.equal(withContext);
+      const again: Stack = [flowFrame('F7', 'transfer', 'ask_amount')];
+      const otherFlow: Stack = [flowFrame('F9', 'other', 'x')];
+      const state = foldEvents(freshState(), walk(transferAtAmount, otherFlow, again));
+      expect(latestStackAt(state, 'transfer', 'ask_amount')).to.deep.equal(again);
+      expect(latestStackAt(state, 'other', 'x')).to.deep.equal(otherFlow);
     });
 
     it('has one entry per distinct top step, however long the conversation', () => {

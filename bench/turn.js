@@ -1,0 +1,64 @@
+// Engine throughput: turns per second of the agent alone (in process, memory store, no understanding
+// model: direct payloads), on the bundled assistant; and the cost of late turns against early turns of
+// one long conversation. Stub actions stand in for the assistant's custom actions so that only the
+// engine is measured.
+import { composeAgent } from '../dist/cli/compose.js';
+import { loadProject } from '../dist/project/load-project.js';
+
+const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 300);
+const LONG_TURNS = Number(process.env.BENCH_LONG_TURNS ?? 1000);
+const WINDOW = 10;
+
+const { project, diagnostics } = loadProject({ project: '.' });
+if (diagnostics.hasErrors) throw new Error('the bundled assistant has validation errors');
+const stubs = new Map([
+  [
+    'action_check_balance',
+    { events: [{ event: 'slot', name: 'account_balance', value: 1234.5 }], responses: [] },
+  ],
+]);
+let counter = 0;
+const agent = await composeAgent({
+  assistant: project.assistant,
+  projectRoot: '/nonexistent-actions-folder',
+  stubs,
+  ids: { frameId: () => `F${(counter++).toString(36)}`, messageId: () => `M${(counter++).toString(36)}` },
+  random: () => 0,
+});
+
+// One cycle = two turns: start the balance flow, answer its question (the flow ends, pattern_completed).
+const CYCLE = ['/check_balance', '/SetSlots(account_type=savings)'];
+
+async function turn(conversationId, index) {
+  const started = process.hrtime.bigint();
+  await agent.handleMessage({ conversationId, text: CYCLE[index % CYCLE.length] });
+  return Number(process.hrtime.bigint() - started) / 1e6;
+}
+
+// warm-up
+for (let index = 0; index < 200; index += 1) await turn('warmup', index);
+
+let turns = 0;
+const started = process.hrtime.bigint();
+for (let conversation = 0; conversation < CONVERSATIONS; conversation += 1) {
+  for (let index = 0; index < 10; index += 1) {
+    await turn(`c${conversation}`, index);
+    turns += 1;
+  }
+}
+const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+
+const times = [];
+for (let index = 0; index < LONG_TURNS + WINDOW; index += 1) times.push(await turn('long', index));
+const mean = (from) => times.slice(from, from + WINDOW).reduce((a, b) => a + b, 0) / WINDOW;
+const early = mean(10 - WINDOW / 2);
+const late = mean(LONG_TURNS - WINDOW / 2);
+const memory = process.memoryUsage();
+
+console.log(
+  `turns/s (one core, ${turns} turns over ${CONVERSATIONS} conversations): ${(turns / seconds).toFixed(0)}`,
+);
+console.log(
+  `mean turn time around turn 10: ${early.toFixed(3)} ms; around turn ${LONG_TURNS}: ${late.toFixed(3)} ms; ratio ${(late / early).toFixed(2)}`,
+);
+console.log(`heap used: ${(memory.heapUsed / 1e6).toFixed(1)} MB`);

@@ -1,0 +1,143 @@
+import { existsSync, statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { InProcessAction } from '../actions/custom/in-process.js';
+import { InProcessActionSource } from '../actions/custom/in-process.js';
+import { loadInProcessActions } from '../actions/custom/load-actions.js';
+import type { ActionStub } from '../actions/custom/stub-source.js';
+import { loadProject } from '../project/load-project.js';
+import type { ProjectLocation } from '../project/load/discover.js';
+import { yamlFilesUnder } from '../project/load/discover.js';
+import { formatReport, closingLine } from '../testing/report.js';
+import { readOracleFile } from '../testing/oracle.js';
+import type { CommandOracle } from '../testing/oracle.js';
+import { parseE2ETestFile } from '../testing/parse-e2e.js';
+import { runE2E } from '../testing/run-e2e.js';
+import { writeResultFiles } from '../testing/result-files.js';
+import type { E2EResult } from '../testing/e2e-result.js';
+import type { E2ETestFile } from '../testing/e2e-model.js';
+import { readFileSync } from 'node:fs';
+import { AgentDriverFactory } from './agent-driver.js';
+import { composeAgent } from './compose.js';
+import { formatDiagnosticsText } from './format-diagnostics.js';
+import type { CliIo } from './io.js';
+
+export interface TestE2EOptions {
+  readonly location: ProjectLocation;
+  readonly projectRoot: string;
+  readonly paths: readonly string[];
+  readonly oracle?: string;
+  readonly actions?: string;
+  readonly rasaVersion?: string;
+  readonly resultsDir?: string;
+  readonly failFast: boolean;
+  readonly deterministicOnly: boolean;
+  readonly quiet: boolean;
+}
+
+export interface TestE2EOutcome {
+  readonly results: readonly E2EResult[];
+  readonly exitCode: number;
+}
+
+/** Loads the assistant and the tests, runs them, prints Rasa's report; exit 0 only when all of at least one passed. */
+export async function runTestE2E(io: CliIo, options: TestE2EOptions): Promise<number> {
+  return (await executeTestE2E(io, options)).exitCode;
+}
+
+export async function executeTestE2E(io: CliIo, options: TestE2EOptions): Promise<TestE2EOutcome> {
+  const { project, diagnostics } = loadProject(
+    options.location,
+    options.rasaVersion ? { rasaVersion: options.rasaVersion } : {},
+  );
+  if (diagnostics.hasErrors) {
+    io.stderr(formatDiagnosticsText(diagnostics.all));
+    return { results: [], exitCode: 1 };
+  }
+  const oracle = options.oracle ? readOracleFile(options.oracle) : undefined;
+  const files = testFiles(options);
+  const actions = options.actions ? await loadActionsFrom(options.actions) : undefined;
+  const driverFactory = new AgentDriverFactory({
+    createAgent: (stubs) =>
+      composeAgent({
+        assistant: project.assistant,
+        projectRoot: options.projectRoot,
+        stubs: stubs as ReadonlyMap<string, ActionStub>,
+        ...(actions
+          ? { extraActionSources: [new InProcessActionSource({ actions, clock: () => Date.now() / 1000 })] }
+          : {}),
+      }),
+  });
+  const results = await runE2E({
+    files:
+      options.deterministicOnly && oracle ? onlyDeterministic(files, oracle, options.projectRoot) : files,
+    driverFactory,
+    projectRoot: options.projectRoot,
+    failFast: options.failFast,
+    ...(oracle ? { oracle } : {}),
+    ...(options.paths.length === 1 && options.paths[0]?.includes('::') ? { filter: options.paths[0] } : {}),
+    ...(options.quiet
+      ? {}
+      : {
+          onResult: (result: E2EResult) =>
+            io.stdout(
+              `${result.passed ? 'PASSED' : 'FAILED'} ${result.file.path}::${result.testCase.name}\n`,
+            ),
+        }),
+  });
+  io.stdout(formatReport(results) + '\n');
+  if (options.resultsDir) await writeResultFiles(options.resultsDir, results);
+  const passed = results.length > 0 && results.every((result) => result.passed);
+  return { results, exitCode: passed ? 0 : 1 };
+}
+
+function testFiles(options: TestE2EOptions): E2ETestFile[] {
+  const roots =
+    options.paths.length > 0
+      ? options.paths.map((path) => path.split('::')[0] ?? path)
+      : ['tests', 'e2e_tests'].map((folder) => resolve(options.projectRoot, folder));
+  const paths = yamlFilesUnder(
+    roots.map((root) => (existsSync(root) ? root : resolve(options.projectRoot, root))),
+  );
+  return paths
+    .map((path) => parseE2ETestFile({ path, text: readFileSync(path, 'utf8') }))
+    .filter((file) => file.testCases.length > 0 || file.problems.length > 0);
+}
+
+function onlyDeterministic(
+  files: readonly E2ETestFile[],
+  oracle: CommandOracle,
+  projectRoot: string,
+): E2ETestFile[] {
+  return files.map((file) => ({
+    ...file,
+    testCases: file.testCases.filter(
+      (testCase) =>
+        oracle.deterministicWithOracle(relativeTo(projectRoot, file.path), testCase.name) !== false,
+    ),
+  }));
+}
+
+function relativeTo(root: string, path: string): string {
+  return resolve(path).slice(resolve(root).length + 1);
+}
+
+async function loadActionsFrom(path: string): Promise<InProcessAction[]> {
+  if (existsSync(path) && statSync(path).isDirectory()) return loadInProcessActions(path);
+  const { register } = await import('tsx/esm/api');
+  register();
+  const module = (await import(resolve(path))) as Record<string, unknown>;
+  return Object.values(module)
+    .flatMap((value) => (Array.isArray(value) ? value : [value]))
+    .filter(isAction);
+}
+
+function isAction(value: unknown): value is InProcessAction {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { name?: unknown }).name === 'string' &&
+    typeof (value as { run?: unknown }).run === 'function'
+  );
+}
+
+export { closingLine };

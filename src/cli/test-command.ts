@@ -1,0 +1,65 @@
+import { Command } from 'commander';
+import { resolve } from 'node:path';
+import type { CliIo } from './io.js';
+import { addProjectOptions, toLocation } from './project-options.js';
+import type { ProjectFlags } from './project-options.js';
+
+interface TestFlags extends ProjectFlags {
+  readonly commandOracle?: string;
+  readonly actions?: string;
+  readonly rasaVersion?: string;
+  readonly e2eResults?: boolean | string;
+  readonly failFast?: boolean;
+  readonly deterministicOnly?: boolean;
+  readonly quiet?: boolean;
+}
+
+/** `parley test e2e`: runs Rasa e2e test files against the assistant, in process. */
+export function testCommand(io: CliIo): Command {
+  const test = new Command('test').description('test the assistant');
+  const e2e = new Command('e2e')
+    .description('run end-to-end conversation tests (Rasa e2e format)')
+    .argument(
+      '[paths...]',
+      'test files or folders, optionally path::test case name (default: tests/ and e2e_tests/)',
+    )
+    .option(
+      '--command-oracle <file>',
+      'take the commands of each user turn from an oracle file instead of understanding',
+    )
+    .option(
+      '--actions <module>',
+      'a module or folder of in-process actions to use instead of the assistant’s actions/',
+    )
+    .option('--rasa-version <version>', 'reproduce the default pattern behaviour of this Rasa version')
+    .option(
+      '-o, --e2e-results [dir]',
+      'write e2e_results_passed.yml / e2e_results_failed.yml (default: tests/)',
+    )
+    .option('--fail-fast', 'stop after the first failing test case')
+    .option('--deterministic-only', 'with an oracle: skip the test cases it marks as needing an LLM')
+    .option('-q, --quiet', 'print only the report');
+  addProjectOptions(e2e).action(async (paths: string[], flags: TestFlags) => {
+    const { runTestE2E } = await import('./run-test-e2e.js');
+    const code = await runTestE2E(io, {
+      location: toLocation(flags),
+      projectRoot: resolve(flags.project),
+      paths,
+      ...(flags.commandOracle ? { oracle: flags.commandOracle } : {}),
+      ...(flags.actions ? { actions: flags.actions } : {}),
+      ...(flags.rasaVersion ? { rasaVersion: flags.rasaVersion } : {}),
+      ...(flags.e2eResults
+        ? {
+            resultsDir:
+              typeof flags.e2eResults === 'string' ? flags.e2eResults : resolve(flags.project, 'tests'),
+          }
+        : {}),
+      failFast: flags.failFast ?? false,
+      deterministicOnly: flags.deterministicOnly ?? false,
+      quiet: flags.quiet ?? false,
+    });
+    io.setExitCode(code);
+  });
+  test.addCommand(e2e);
+  return test;
+}

@@ -1,7 +1,9 @@
 import { CONTINUE_STEP_PREFIX, END_STEP } from '../flows/types.js';
 import type { Frame, Stack } from '../stack/frames.js';
 import { isUserFrame } from '../stack/frames.js';
-import { topFrame, withStepId } from '../stack/operations.js';
+import { latestStackAt } from '../events/tracker-state.js';
+import type { TrackerState } from '../events/tracker-state.js';
+import { topFrame, topUserFrameIndex, withStepId } from '../stack/operations.js';
 import { stackEffect } from './stack-effect.js';
 import type { ActionEffect, BuiltInAction } from './types.js';
 import { eventEffect } from './types.js';
@@ -20,7 +22,7 @@ export const actionCorrectFlowSlot: BuiltInAction = (state) => {
   const flowId = correction['reset_flow_id'];
   const stepId = correction['reset_step_id'];
   if (typeof flowId === 'string' && typeof stepId === 'string') {
-    effects.push(...stackEffect(state.stack, rewind(state.stack, correction, flowId, stepId)));
+    effects.push(...stackEffect(state.stack, rewind(state, correction, flowId, stepId)));
   }
   const corrected = correction['corrected_slots'];
   if (typeof corrected === 'object' && corrected !== null) {
@@ -31,7 +33,36 @@ export const actionCorrectFlowSlot: BuiltInAction = (state) => {
   return effects;
 };
 
-function rewind(stack: Stack, correction: Frame, flowId: string, stepId: string): Stack {
+/**
+ * Rebuilds the stack from the most recent past stack whose top was the collect step to go back to (so a
+ * collect inside a called flow that has already ended comes back with its caller): the current frames
+ * below the active flow, the past frames from the active flow up (the top one re-running the collect),
+ * the current frames above the active flow wound down, and the correction pattern on top.
+ */
+function rewind(state: TrackerState, correction: Frame, flowId: string, stepId: string): Stack {
+  const current = state.stack;
+  const past = latestStackAt(state, flowId, stepId);
+  if (!past) return rewindInPlace(current, correction, flowId, stepId);
+  const pastTarget = topUserFrameIndex(past);
+  const target = past[pastTarget];
+  if (!target) return rewindInPlace(current, correction, flowId, stepId);
+  const currentTarget = current.findIndex((frame) => frame.frame_id === target.frame_id);
+  const below = currentTarget === -1 ? past.slice(0, pastTarget) : current.slice(0, currentTarget);
+  const restored = past
+    .slice(pastTarget)
+    .map((frame, index, frames) =>
+      index === frames.length - 1 ? withStepId(frame, `${CONTINUE_STEP_PREFIX}${stepId}`) : frame,
+    );
+  const restoredIds = new Set(restored.map((frame) => frame.frame_id));
+  const above = current
+    .slice(currentTarget === -1 ? 0 : currentTarget + 1)
+    .filter((frame) => frame !== correction && !restoredIds.has(frame.frame_id) && !below.includes(frame))
+    .map((frame) => withStepId(frame, END));
+  return [...below, ...restored, ...above, correction];
+}
+
+/** Without a past stack: the flow's own frame goes back to the step; what runs above it winds down. */
+function rewindInPlace(stack: Stack, correction: Frame, flowId: string, stepId: string): Stack {
   const targetIndex = findLastIndex(stack, (frame) => isUserFrame(frame) && frame.flow_id === flowId);
   if (targetIndex === -1) return stack;
   const below = stack.slice(0, targetIndex);

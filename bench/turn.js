@@ -5,9 +5,9 @@
 import { composeAgent } from '../dist/cli/compose.js';
 import { loadProject } from '../dist/project/load-project.js';
 
-const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 300);
+const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 1000);
 const LONG_TURNS = Number(process.env.BENCH_LONG_TURNS ?? 1000);
-const WINDOW = 10;
+const WINDOW = 20;
 
 const { project, diagnostics } = loadProject({ project: '.' });
 if (diagnostics.hasErrors) throw new Error('the bundled assistant has validation errors');
@@ -48,17 +48,27 @@ for (let conversation = 0; conversation < CONVERSATIONS; conversation += 1) {
 }
 const seconds = Number(process.hrtime.bigint() - started) / 1e9;
 
-const times = [];
-for (let index = 0; index < LONG_TURNS + WINDOW; index += 1) times.push(await turn('long', index));
-const mean = (from) => times.slice(from, from + WINDOW).reduce((a, b) => a + b, 0) / WINDOW;
-const early = mean(10 - WINDOW / 2);
-const late = mean(LONG_TURNS - WINDOW / 2);
+// Late against early turns: several long conversations, and the median turn time in a window around
+// turn 10 and around turn LONG_TURNS (medians resist GC pauses and a noisy shared machine).
+const LONG_CONVERSATIONS = Number(process.env.BENCH_LONG_CONVERSATIONS ?? 5);
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const early = [];
+const late = [];
+for (let conversation = 0; conversation < LONG_CONVERSATIONS; conversation += 1) {
+  for (let index = 0; index < LONG_TURNS + WINDOW; index += 1) {
+    const elapsed = await turn(`long${conversation}`, index);
+    if (index >= 10 - WINDOW / 2 && index < 10 + WINDOW / 2) early.push(elapsed);
+    if (index >= LONG_TURNS - WINDOW / 2 && index < LONG_TURNS + WINDOW / 2) late.push(elapsed);
+  }
+}
+const earlyMedian = median(early);
+const lateMedian = median(late);
 const memory = process.memoryUsage();
 
 console.log(
   `turns/s (one core, ${turns} turns over ${CONVERSATIONS} conversations): ${(turns / seconds).toFixed(0)}`,
 );
 console.log(
-  `mean turn time around turn 10: ${early.toFixed(3)} ms; around turn ${LONG_TURNS}: ${late.toFixed(3)} ms; ratio ${(late / early).toFixed(2)}`,
+  `median turn time around turn 10: ${earlyMedian.toFixed(3)} ms; around turn ${LONG_TURNS}: ${lateMedian.toFixed(3)} ms; ratio ${(lateMedian / earlyMedian).toFixed(2)} (${LONG_CONVERSATIONS} conversations)`,
 );
 console.log(`heap used: ${(memory.heapUsed / 1e6).toFixed(1)} MB`);

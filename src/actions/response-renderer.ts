@@ -2,7 +2,7 @@ import type { Assistant } from '../core/assistant.js';
 import type { SlotType } from '../core/domain/types.js';
 import type { BotData, UnstampedEvent } from '../core/events/types.js';
 import type { ActionRequest } from '../core/ports.js';
-import { frameContext, topFrame } from '../core/stack/operations.js';
+import { currentContext } from '../core/stack/operations.js';
 import { responseName } from './action-server/action-result.js';
 import type { ActionResponse } from './action-server/action-result.js';
 import { renderResponse } from './responses/render.js';
@@ -42,7 +42,7 @@ export class ResponseRenderer {
       ? renderResponse(template, {
           slots: request.state.slots,
           slotTypes: this.slotTypes,
-          context: frameContext(topFrame(request.state.stack)),
+          context: currentContext(request.state.stack),
           random: this.random,
           ...(request.channel ? { channel: request.channel } : {}),
           ...(kwargs ? { kwargs } : {}),

@@ -22,7 +22,7 @@ export function receiveUserMessage(
   state: TrackerState,
   message: UserMessage,
   context: EngineContext,
-): Event[] {
+): { events: Event[]; state: TrackerState } {
   const user: UserUttered = {
     event: 'user',
     timestamp: context.now,
@@ -32,6 +32,6 @@ export function receiveUserMessage(
     message_id: message.messageId ?? null,
     ...(message.metadata ? { metadata: message.metadata } : {}),
   };
-  const afterUser = applyEvent(state, user);
-  return [user, ...applyCommands(afterUser, message.commands, context)];
+  const applied = applyCommands(applyEvent(state, user), message.commands, context);
+  return { events: [user, ...applied.events], state: applied.state };
 }

@@ -115,7 +115,7 @@ export class Agent {
       ...(message.inputChannel ? { inputChannel: message.inputChannel } : {}),
       ...(message.metadata ? { metadata: message.metadata } : {}),
     };
-    for (const event of receiveUserMessage(turn.state, userMessage, engine)) turn.add(event);
+    turn.adopt(receiveUserMessage(turn.state, userMessage, engine));
     await this.predictAndAct(turn, message.inputChannel);
     return turn.commit();
   }
@@ -139,8 +139,14 @@ export class Agent {
   private async predictAndAct(turn: OpenTurn, channel: string | undefined): Promise<void> {
     const limit = this.options.maxActionsPerTurn ?? 50;
     for (let count = 0; count < limit; count += 1) {
+      const followup = turn.state.followupAction;
+      if (followup && followup !== ACTION_LISTEN) {
+        // An action asked for another one to run next (a restart schedules action_session_start).
+        await this.runAction(turn, followup, channel);
+        continue;
+      }
       const prediction = predictNextAction(turn.state, this.engine(turn.now));
-      for (const event of prediction.events) turn.add(event);
+      turn.adopt(prediction);
       const metadata = {
         ...(prediction.activeFlow ? { active_flow: prediction.activeFlow } : {}),
         ...(prediction.stepId ? { step_id: prediction.stepId } : {}),
@@ -232,6 +238,12 @@ class OpenTurn {
 
   get allEvents(): readonly Event[] {
     return [...this.stored, ...this.added];
+  }
+
+  /** Events the core already applied to a state derived from this turn's: take both as they are. */
+  adopt(applied: { readonly events: readonly Event[]; readonly state: TrackerState }): void {
+    this.added.push(...applied.events);
+    this.state = applied.state;
   }
 
   add(event: UnstampedEvent | Event): void {

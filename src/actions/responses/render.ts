@@ -90,8 +90,13 @@ function stringRenderer(
     const scope = jinjaScope(input);
     return (text, path) => collect(renderJinja(text, scope, path));
   }
-  const values = formatValues(input);
-  return (text, path) => collect(interpolateFormat(text, values, path));
+  let values: Readonly<Record<string, unknown>> | undefined;
+  // Most strings have no placeholder; the value table is built once, on the first one that does.
+  return (text, path) => {
+    if (!text.includes('{') && !text.includes('}')) return text;
+    values ??= formatValues(input);
+    return collect(interpolateFormat(text, values, path));
+  };
 }
 
 function optional(value: unknown, transform: (value: unknown) => unknown): unknown {

@@ -1,7 +1,6 @@
 import { interruptedFlows } from '../executor/flow-end.js';
-import { cancelFrame } from '../stack/cancel.js';
 import type { Stack, UserFlowFrame } from '../stack/frames.js';
-import { moveFramesToTop, push, topFrame } from '../stack/operations.js';
+import { moveFramesToTop, patternFrame, push, topFrame } from '../stack/operations.js';
 import { stackEffect } from './stack-effect.js';
 import type { ActionEffect, BuiltInAction } from './types.js';
 import { eventEffect } from './types.js';
@@ -32,9 +31,16 @@ export const actionCancelInterruptedFlows: BuiltInAction = (state, context) => {
   const effects: ActionEffect[] = [];
   let stack = state.stack;
   for (const frame of interruptedFlows(state.stack.slice(0, -1))) {
-    const upTo = state.stack.slice(0, state.stack.indexOf(frame) + 1);
-    const cancel = cancelFrame(upTo, context.flows, context.newFrameId());
-    if (!cancel) continue;
+    // The flow's own frames go too (its pending question), from its frame up to the next user flow.
+    const frames = framesFrom(state.stack.slice(0, -1), frame);
+    const cancel = patternFrame({
+      frameId: context.newFrameId(),
+      patternId: 'pattern_cancel_flow',
+      context: {
+        canceled_name: context.flows.get(frame.flow_id)?.name ?? frame.flow_id,
+        canceled_frames: [...frames],
+      },
+    });
     effects.push(eventEffect({ event: 'flow_cancelled', flow_id: frame.flow_id, step_id: frame.step_id }));
     stack = push(stack, cancel);
   }

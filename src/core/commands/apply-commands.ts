@@ -16,7 +16,7 @@ export function applyCommands(
   state: TrackerState,
   commands: readonly Command[],
   context: EngineContext,
-): Event[] {
+): { events: Event[]; state: TrackerState } {
   const cleaned = cleanUpCommands(commands, state, context);
   const ordered = executionOrder(cleaned, state);
   const draft = new TurnDraft({ state, context });
@@ -26,7 +26,7 @@ export function applyCommands(
   const scope = { draft, context, originalStack: state.stack, startedFlows };
   for (const command of ordered) applyCommand(command, scope);
   pushSlotValidations(draft, context);
-  return [...draft.events];
+  return { events: [...draft.events], state: draft.state };
 }
 
 function executionOrder(commands: readonly Command[], state: TrackerState): Command[] {

@@ -24,6 +24,8 @@ export function childPointer(pointer: string, token: string | number): string {
 }
 
 export function escapeToken(token: string): string {
+  // Most tokens (frame fields, indexes) need no escaping; skip the two replaces for them.
+  if (!token.includes('~') && !token.includes('/')) return token;
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 

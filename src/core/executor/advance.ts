@@ -22,6 +22,8 @@ export const ACTION_LISTEN = 'action_listen';
 export interface Prediction {
   readonly action: string;
   readonly events: readonly Event[];
+  /** the tracker state with those events applied */
+  readonly state: TrackerState;
   /** the flow and step that asked for the action, for the `action` event's metadata */
   readonly activeFlow: string | undefined;
   readonly stepId: string | undefined;
@@ -40,7 +42,7 @@ export function predictNextAction(state: TrackerState, context: EngineContext): 
     action = advance(draft, context) ?? ACTION_LISTEN;
   }
   const top = topFrame(draft.stack);
-  return { action, events: draft.events, activeFlow: top?.flow_id, stepId: top?.step_id };
+  return { action, events: draft.events, state: draft.state, activeFlow: top?.flow_id, stepId: top?.step_id };
 }
 
 function advance(draft: TurnDraft, context: EngineContext): string | undefined {

@@ -113,3 +113,15 @@ export function frameContext(frame: Frame | undefined): Readonly<Record<string, 
 export function contextValue(frame: Frame | undefined, key: string): unknown {
   return frame ? (frame as unknown as Readonly<Record<string, unknown>>)[key] : undefined;
 }
+
+/**
+ * The `context` templates and responses see: the top frame's fields, and for a collect pattern also the
+ * fields of the frame below it (Rasa's CollectInformation frame context), so a question asked on behalf
+ * of another pattern can use that pattern's context (`{{context.interrupted_flow_options}}`).
+ */
+export function currentContext(stack: Stack): Readonly<Record<string, unknown>> {
+  const top = topFrame(stack);
+  if (!top) return {};
+  const below = stack[stack.length - 2];
+  return top.type === 'pattern_collect_information' && below ? { ...below, ...top } : { ...top };
+}

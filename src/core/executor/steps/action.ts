@@ -1,5 +1,5 @@
 import { isRunnableAction } from '../../domain/actions.js';
-import { renderTemplate } from '../../flows/template.js';
+import { hasTemplate, renderTemplate } from '../../flows/template.js';
 import type { ActionStep } from '../../flows/types.js';
 import { frameContext } from '../../stack/operations.js';
 import { CONTINUE, pause } from '../step-result.js';

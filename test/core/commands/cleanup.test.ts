@@ -1,0 +1,121 @@
+import { expect } from 'chai';
+import type { Command } from '../../../src/core/commands/types.js';
+import {
+  flowsStarted,
+  inlineAssistant,
+  startConversation,
+  utterances,
+} from '../../support/inline-assistant.js';
+
+const assistant = inlineAssistant({
+  domain: `
+    slots:
+      recipient:
+        type: text
+      city:
+        type: text
+    responses:
+      utter_ask_recipient:
+        - text: To whom?
+      utter_ask_city:
+        - text: Which city?
+      utter_hello:
+        - text: Hello!
+  `,
+  flows: `
+    flows:
+      transfer_money:
+        description: Send money to someone.
+        steps:
+          - collect: recipient
+      check_weather:
+        description: Tell the weather in a city.
+        steps:
+          - collect: city
+      greet:
+        description: Say hello.
+        steps:
+          - action: utter_hello
+  `,
+});
+
+const start = (flow: string): Command => ({ command: 'start flow', flow });
+const cannotHandle = (reason: string): Command => ({ command: 'cannot handle', reason });
+
+describe('command cleanup', () => {
+  it('keeps at most one CannotHandle (the first)', async () => {
+    const conversation = await startConversation(assistant);
+    const events = await conversation.send('??', [
+      cannotHandle('cannot_handle_not_supported'),
+      cannotHandle('cannot_handle_no_relevant_answer'),
+    ]);
+    expect(flowsStarted(events)).to.deep.equal(['pattern_cannot_handle']);
+    expect(utterances(events)).to.deep.equal(['utter_cannot_handle']);
+  });
+
+  it('drops CannotHandle when other commands remain', async () => {
+    const conversation = await startConversation(assistant);
+    const events = await conversation.send('hi', [
+      cannotHandle('cannot_handle_not_supported'),
+      start('greet'),
+    ]);
+    expect(flowsStarted(events)).to.not.include('pattern_cannot_handle');
+    expect(utterances(events)[0]).to.equal('utter_hello');
+  });
+
+  it('drops the CannotHandle a bad SetSlot becomes when another command remains', async () => {
+    const conversation = await startConversation(assistant);
+    const events = await conversation.send('hi', [
+      { command: 'set slot', name: 'no_such_slot', value: 1 },
+      start('greet'),
+    ]);
+    expect(flowsStarted(events)).to.not.include('pattern_cannot_handle');
+    expect(utterances(events)[0]).to.equal('utter_hello');
+  });
+
+  it('puts free-form answers first, so they are answered before a flow started in an active flow', async () => {
+    const conversation = await startConversation(assistant);
+    await conversation.send('send money', [start('transfer_money')]);
+    const events = await conversation.send('weather? and fees?', [
+      start('check_weather'),
+      { command: 'knowledge' },
+    ]);
+    expect(utterances(events)).to.deep.equal(['utter_no_knowledge_base', 'utter_ask_city']);
+    expect(flowsStarted(events)).to.deep.equal([
+      'pattern_search',
+      'check_weather',
+      'pattern_collect_information',
+    ]);
+  });
+
+  it('drops Clarify when it comes with other commands', async () => {
+    const conversation = await startConversation(assistant);
+    const events = await conversation.send('money or weather', [
+      { command: 'clarify', options: ['transfer_money', 'check_weather'] },
+      start('greet'),
+    ]);
+    expect(flowsStarted(events)).to.not.include('pattern_clarification');
+    expect(utterances(events)[0]).to.equal('utter_hello');
+  });
+
+  it('keeps only the first Clarify when all commands are Clarify', async () => {
+    const conversation = await startConversation(assistant);
+    const events = await conversation.send('money or weather', [
+      { command: 'clarify', options: ['transfer_money', 'check_weather'] },
+      { command: 'clarify', options: ['greet', 'check_weather'] },
+    ]);
+    expect(flowsStarted(events)).to.deep.equal(['pattern_clarification']);
+    const context = events.find((event) => event.event === 'flow_started')?.metadata;
+    expect(context?.['clarification_ids']).to.have.members(['transfer_money', 'check_weather']);
+  });
+
+  it('puts the first of several started flows on top', async () => {
+    const conversation = await startConversation(assistant);
+    const events = await conversation.send('weather and money', [
+      start('check_weather'),
+      start('transfer_money'),
+    ]);
+    expect(flowsStarted(events)[0]).to.equal('check_weather');
+    expect(utterances(events)).to.deep.equal(['utter_ask_city']);
+  });
+});

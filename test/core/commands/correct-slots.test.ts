@@ -1,0 +1,138 @@
+import { expect } from 'chai';
+import type { Command } from '../../../src/core/commands/types.js';
+import type { Event } from '../../../src/core/events/types.js';
+import type { Conversation } from '../../support/inline-assistant.js';
+import {
+  flowsStarted,
+  inlineAssistant,
+  slotEvents,
+  startConversation,
+  utterances,
+} from '../../support/inline-assistant.js';
+
+const assistant = inlineAssistant({
+  domain: `
+    slots:
+      recipient:
+        type: text
+      amount:
+        type: float
+      confirm:
+        type: bool
+      city:
+        type: text
+    responses:
+      utter_ask_recipient:
+        - text: To whom?
+      utter_noted_recipient:
+        - text: Noted the recipient.
+      utter_ask_amount:
+        - text: How much?
+      utter_noted_amount:
+        - text: Noted the amount.
+      utter_ask_confirm:
+        - text: Sure?
+      utter_ask_city:
+        - text: Which city?
+      utter_sent:
+        - text: Sent.
+  `,
+  flows: `
+    flows:
+      transfer_money:
+        description: Send money to someone.
+        steps:
+          - collect: recipient
+          - action: utter_noted_recipient
+          - collect: amount
+          - action: utter_noted_amount
+          - collect: confirm
+          - action: utter_sent
+      check_weather:
+        description: Tell the weather in a city.
+        steps:
+          - collect: city
+  `,
+});
+
+const set = (name: string, value: unknown): Command => ({ command: 'set slot', name, value });
+
+/** A conversation waiting for the confirmation, with recipient Ann and amount 50. */
+async function atConfirmation(): Promise<Conversation> {
+  const conversation = await startConversation(assistant);
+  await conversation.send('send money', [{ command: 'start flow', flow: 'transfer_money' }]);
+  await conversation.send('Ann', [set('recipient', 'Ann')]);
+  await conversation.send('50', [set('amount', 50)]);
+  return conversation;
+}
+
+function correctionContext(events: readonly Event[]): Readonly<Record<string, unknown>> | undefined {
+  return events.find((event) => event.event === 'flow_started' && event.flow_id === 'pattern_correction')
+    ?.metadata;
+}
+
+describe('CorrectSlots command', () => {
+  it('resets the flow to the collect step of the corrected slot; the steps after it run again', async () => {
+    const conversation = await atConfirmation();
+    const events = await conversation.send('make it 70', [set('amount', 70)]);
+    expect(correctionContext(events)).to.deep.include({
+      reset_flow_id: 'transfer_money',
+      reset_step_id: 'transfer_money_2_collect_amount',
+      is_reset_only: false,
+    });
+    expect(slotEvents(events)).to.deep.equal([{ name: 'amount', value: 70 }]);
+    expect(utterances(events)).to.deep.equal([
+      'utter_corrected_previous_input',
+      'utter_noted_amount',
+      'utter_ask_confirm',
+    ]);
+  });
+
+  it('resets to the earliest collect step when several slots are corrected', async () => {
+    const conversation = await atConfirmation();
+    const events = await conversation.send('Bob, 70', [set('amount', 70), set('recipient', 'Bob')]);
+    expect(correctionContext(events)).to.deep.include({
+      reset_step_id: 'transfer_money_0_collect_recipient',
+    });
+    expect(correctionContext(events)?.['corrected_slots']).to.deep.equal({ amount: 70, recipient: 'Bob' });
+    expect(utterances(events)).to.deep.equal([
+      'utter_corrected_previous_input',
+      'utter_noted_recipient',
+      'utter_noted_amount',
+      'utter_ask_confirm',
+    ]);
+    expect(await conversation.slots()).to.include({ recipient: 'Bob', amount: 70 });
+  });
+
+  it('works the same when the correction comes as a command of its own', async () => {
+    const conversation = await atConfirmation();
+    const events = await conversation.send('make it 70', [
+      { command: 'correct slot', corrected_slots: [{ name: 'amount', value: '70' }] },
+    ]);
+    expect(flowsStarted(events)).to.include('pattern_correction');
+    expect(slotEvents(events)).to.deep.equal([{ name: 'amount', value: 70 }]);
+    expect(utterances(events)).to.deep.equal([
+      'utter_corrected_previous_input',
+      'utter_noted_amount',
+      'utter_ask_confirm',
+    ]);
+  });
+
+  it('ignores a correction of a slot no flow on the stack collects', async () => {
+    const conversation = await atConfirmation();
+    const events = await conversation.send('Paris', [
+      { command: 'correct slot', corrected_slots: [{ name: 'city', value: 'Paris' }] },
+    ]);
+    expect(flowsStarted(events)).to.not.include('pattern_correction');
+    expect(slotEvents(events)).to.deep.equal([]);
+    expect(utterances(events)).to.deep.equal(['utter_ask_confirm']);
+  });
+
+  it('lets the flow finish with the corrected value', async () => {
+    const conversation = await atConfirmation();
+    await conversation.send('make it 70', [set('amount', 70)]);
+    const events = await conversation.send('yes', [set('confirm', true)]);
+    expect(utterances(events)[0]).to.equal('utter_sent');
+    expect(slotEvents(events)).to.deep.include({ name: 'amount', value: null });
+  });
+});

@@ -17,12 +17,22 @@ import type { Clock } from '../../src/core/ports.js';
 import type { TrackerStore } from '../../src/core/ports.js';
 import type { Agent, TurnResult } from '../../src/runtime/agent.js';
 import { loadProject } from '../../src/project/load-project.js';
+import { VALIDATION_RULES } from '../../src/project/validate/index.js';
+import { RuleContext } from '../../src/project/validate/rule.js';
 
 export interface InlineProject {
   readonly domain: string;
   readonly flows: string;
   readonly config?: string;
   readonly endpoints?: string;
+}
+
+export interface InlineOptions {
+  /**
+   * run the validation rules of `parley data validate` too (default true); turn off to build an
+   * assistant that is broken on purpose, e.g. a collect step without a question
+   */
+  readonly validate?: boolean;
 }
 
 const DEFAULT_CONFIG = 'recipe: default.v1\nlanguage: en\nassistant_id: inline-test\n';
@@ -35,8 +45,8 @@ export function dedent(text: string): string {
   return lines.map((line) => line.slice(indent)).join('\n');
 }
 
-/** Writes the YAML into a fresh folder and loads it; any load error fails the test at once. */
-export function inlineAssistant(project: InlineProject): Assistant {
+/** Writes the YAML into a fresh folder, loads and validates it; any error fails the test at once. */
+export function inlineAssistant(project: InlineProject, options: InlineOptions = {}): Assistant {
   const root = mkdtempSync(join(tmpdir(), 'parley-inline-'));
   mkdirSync(join(root, 'data'));
   writeFileSync(join(root, 'domain.yml'), dedent(project.domain));
@@ -44,8 +54,14 @@ export function inlineAssistant(project: InlineProject): Assistant {
   writeFileSync(join(root, 'config.yml'), project.config ? dedent(project.config) : DEFAULT_CONFIG);
   if (project.endpoints) writeFileSync(join(root, 'endpoints.yml'), dedent(project.endpoints));
   const { project: loaded, diagnostics } = loadProject({ project: root });
-  if (diagnostics.hasErrors) {
-    const errors = diagnostics.all.filter((item) => item.severity === 'error');
+  const problems = [...diagnostics.all];
+  if (options.validate !== false) {
+    const context = new RuleContext({ project: loaded, diagnostics });
+    for (const rule of VALIDATION_RULES) rule.check(context);
+    problems.splice(0, problems.length, ...diagnostics.all);
+  }
+  const errors = problems.filter((item) => item.severity === 'error');
+  if (errors.length > 0) {
     throw new Error(`inline assistant does not load:\n${JSON.stringify(errors, null, 2)}`);
   }
   return loaded.assistant;

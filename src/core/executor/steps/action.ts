@@ -10,9 +10,8 @@ import type { StepResult, StepScope } from '../step-result.js';
  * as `validate_{{context.collect}}` work in Rasa.
  */
 export function runActionStep(step: ActionStep, scope: StepScope): StepResult {
-  const name = renderTemplate(step.action, {
-    context: frameContext(scope.frame),
-    slots: scope.draft.slots,
-  }).trim();
+  const name = hasTemplate(step.action)
+    ? renderTemplate(step.action, { context: frameContext(scope.frame), slots: scope.draft.slots }).trim()
+    : step.action;
   return name !== '' && isRunnableAction(scope.context.domain, name) ? pause(name) : CONTINUE;
 }

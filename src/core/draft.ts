@@ -13,6 +13,8 @@ export class TurnDraft {
   private current: TrackerState;
   private readonly emitted: Event[] = [];
   private readonly now: number;
+  /** stack changes not yet written: consecutive changes become one `stack` event */
+  private pendingStack: Stack | undefined;
 
   constructor(options: { state: TrackerState; context: Pick<EngineContext, 'now'> }) {
     this.current = options.state;
@@ -20,11 +22,12 @@ export class TurnDraft {
   }
 
   get state(): TrackerState {
+    this.flushStack();
     return this.current;
   }
 
   get stack(): Stack {
-    return this.current.stack;
+    return this.pendingStack ?? this.current.stack;
   }
 
   get slots(): Readonly<Record<string, unknown>> {
@@ -32,19 +35,30 @@ export class TurnDraft {
   }
 
   get events(): readonly Event[] {
+    this.flushStack();
     return this.emitted;
   }
 
   emit(event: UnstampedEvent): void {
+    this.flushStack();
     const stamped = { ...event, timestamp: event.timestamp ?? this.now } as Event;
     this.current = applyEvent(this.current, stamped);
     this.emitted.push(stamped);
   }
 
-  /** Records a new stack as one `stack` event (a JSON patch), if anything changed. */
+  /** Records a new stack; it is written as one `stack` event (a JSON patch) before the next other event. */
   setStack(stack: Stack): void {
+    this.pendingStack = stack;
+  }
+
+  private flushStack(): void {
+    const stack = this.pendingStack;
+    if (stack === undefined) return;
+    this.pendingStack = undefined;
     const event = stackUpdateEvent(this.current.stack, stack, this.now);
-    if (event) this.emit(event);
+    if (!event) return;
+    this.current = applyEvent(this.current, event);
+    this.emitted.push(event);
   }
 
   setSlot(name: string, value: unknown, metadata?: Readonly<Record<string, unknown>>): void {

@@ -13,8 +13,7 @@ import type { Command } from '../../src/core/commands/types.js';
 import type { EngineOptions } from '../../src/core/engine-context.js';
 import type { TrackerState } from '../../src/core/events/tracker-state.js';
 import type { Event, UnstampedEvent } from '../../src/core/events/types.js';
-import type { Clock } from '../../src/core/ports.js';
-import type { TrackerStore } from '../../src/core/ports.js';
+import type { Clock, TrackerStore } from '../../src/core/ports.js';
 import type { Agent, TurnResult } from '../../src/runtime/agent.js';
 import { loadProject } from '../../src/project/load-project.js';
 import { VALIDATION_RULES } from '../../src/project/validate/index.js';
@@ -54,14 +53,12 @@ export function inlineAssistant(project: InlineProject, options: InlineOptions =
   writeFileSync(join(root, 'config.yml'), project.config ? dedent(project.config) : DEFAULT_CONFIG);
   if (project.endpoints) writeFileSync(join(root, 'endpoints.yml'), dedent(project.endpoints));
   const { project: loaded, diagnostics } = loadProject({ project: root });
-  const problems = [...diagnostics.all];
   if (options.validate !== false) {
     const context = new RuleContext({ project: loaded, diagnostics });
     for (const rule of VALIDATION_RULES) rule.check(context);
-    problems.splice(0, problems.length, ...diagnostics.all);
   }
-  const errors = problems.filter((item) => item.severity === 'error');
-  if (errors.length > 0) {
+  if (diagnostics.hasErrors) {
+    const errors = diagnostics.all.filter((item) => item.severity === 'error');
     throw new Error(`inline assistant does not load:\n${JSON.stringify(errors, null, 2)}`);
   }
   return loaded.assistant;

@@ -114,12 +114,19 @@ function stackUpdated(state: TrackerState, update: string): StateChanges {
   return { stack: result.stack, stackHistory: recordStack(state.stackHistory, result.stack) };
 }
 
-/** Only stacks with a user flow on top are recorded: corrections rewind to those (a user flow's collect step). */
+/**
+ * Records the stack under the topmost user flow's flow and step, cut just above that flow's frame:
+ * corrections rewind to such a stack (a user flow at a collect step, with whatever it had called).
+ */
 function recordStack(history: ReadonlyMap<string, Stack>, stack: Stack): ReadonlyMap<string, Stack> {
-  const top = stack[stack.length - 1];
-  if (top === undefined || top.type !== 'flow') return history;
+  let index = stack.length - 1;
+  while (index >= 0 && stack[index]?.type !== 'flow') index -= 1;
+  const top = stack[index];
+  if (top === undefined) return history;
+  const key = stackHistoryKey(top.flow_id, top.step_id);
+  const recorded = index === stack.length - 1 ? stack : stack.slice(0, index + 1);
   const next = new Map(history);
-  next.set(stackHistoryKey(top.flow_id, top.step_id), stack);
+  next.set(key, recorded);
   return next;
 }
 

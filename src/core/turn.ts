@@ -2,6 +2,8 @@ import { applyCommands } from './commands/apply-commands.js';
 import type { Command } from './commands/types.js';
 import type { EngineContext } from './engine-context.js';
 import { applyEvent } from './events/apply-event.js';
+import { stackUpdateEvent } from './events/stack-update.js';
+import { withoutStaleFrames } from './stack/stale-frames.js';
 import type { TrackerState } from './events/tracker-state.js';
 import type { Event, ParseData, UserUttered } from './events/types.js';
 
@@ -32,6 +34,15 @@ export function receiveUserMessage(
     message_id: message.messageId ?? null,
     ...(message.metadata ? { metadata: message.metadata } : {}),
   };
-  const applied = applyCommands(applyEvent(state, user), message.commands, context);
-  return { events: [user, ...applied.events], state: applied.state };
+  let current = applyEvent(state, user);
+  const cleaned = cleanStack(current, context);
+  if (cleaned) current = applyEvent(current, cleaned);
+  const applied = applyCommands(current, message.commands, context);
+  return { events: [user, ...(cleaned ? [cleaned] : []), ...applied.events], state: applied.state };
+}
+
+/** A stack update that drops frames of flows or steps the assistant no longer has, if there are any. */
+function cleanStack(state: TrackerState, context: EngineContext): Event | undefined {
+  const kept = withoutStaleFrames(state.stack, context.flows);
+  return kept === state.stack ? undefined : stackUpdateEvent(state.stack, kept, context.now);
 }

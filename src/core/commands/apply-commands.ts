@@ -29,11 +29,15 @@ export function applyCommands(
   return { events: [...draft.events], state: draft.state };
 }
 
+/**
+ * Rasa's reorder_commands: with no user flow active, the (first) StartFlow goes last in the list, so that
+ * once the list is reversed it runs first and the other commands' patterns end up above its flow.
+ */
 function executionOrder(commands: readonly Command[], state: TrackerState): Command[] {
   const ordered = [...commands];
   if (!topUserFrame(state.stack)) {
     const first = ordered.findIndex((command) => command.command === 'start flow');
-    if (first > 0) ordered.unshift(...ordered.splice(first, 1));
+    if (first !== -1) ordered.push(...ordered.splice(first, 1));
   }
   return ordered.reverse();
 }

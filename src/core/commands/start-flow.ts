@@ -1,6 +1,6 @@
 import type { UserFlowFrame } from '../stack/frames.js';
 import { isUserFrame } from '../stack/frames.js';
-import { moveFramesToTop, pop, push, topFrame, topUserFrame, userFrame } from '../stack/operations.js';
+import { moveFramesToTop, push, topUserFrame, userFrame } from '../stack/operations.js';
 import type { Frame, Stack } from '../stack/frames.js';
 import type { CommandDefinition } from './types.js';
 
@@ -54,8 +54,12 @@ function framesOfFlow(stack: Stack, frame: UserFlowFrame): Set<string> {
   return ids;
 }
 
+/** A pending "continue the interrupted flow?" (and the question it is asking) gives way to a new start. */
 function withoutContinueInterrupted(stack: Stack): Stack {
-  let result = stack;
-  while (topFrame(result)?.type === CONTINUE_INTERRUPTED) result = pop(result);
-  return result;
+  for (let index = stack.length - 1; index >= 0; index -= 1) {
+    const frame = stack[index] as Frame;
+    if (frame.type === CONTINUE_INTERRUPTED) return stack.slice(0, index);
+    if (isUserFrame(frame)) return stack;
+  }
+  return stack;
 }

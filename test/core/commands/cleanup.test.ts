@@ -109,13 +109,18 @@ describe('command cleanup', () => {
     expect(context?.['clarification_ids']).to.have.members(['transfer_money', 'check_weather']);
   });
 
-  it('puts the first of several started flows on top', async () => {
+  it('with no active flow, runs the first started flow first and stacks the next on it, both regular', async () => {
     const conversation = await startConversation(assistant);
     const events = await conversation.send('weather and money', [
       start('check_weather'),
       start('transfer_money'),
     ]);
-    expect(flowsStarted(events)[0]).to.equal('check_weather');
-    expect(utterances(events)).to.deep.equal(['utter_ask_city']);
+    expect(flowsStarted(events)[0]).to.equal('transfer_money');
+    expect(utterances(events)).to.deep.equal(['utter_ask_recipient']);
+    const frames = (await conversation.stack()).filter((frame) => frame.type === 'flow');
+    expect(frames.map((frame) => [frame.flow_id, frame.frame_type])).to.deep.equal([
+      ['check_weather', 'regular'],
+      ['transfer_money', 'regular'],
+    ]);
   });
 });

@@ -1,6 +1,5 @@
 /*
- * PENDING (engine discrepancy, kept failing on purpose; not picked up by `npx mocha`).
- * Run with: npx mocha test/pending/start-flow-order.pending.ts
+ * Engine behaviour found missing by the unit tests and fixed since; kept as regression tests.
  *
  * Rasa's reorder_commands: with no active user flow, the (single) StartFlow is moved to the END of the
  * list, so after the list is reversed it is executed FIRST and lands at the BOTTOM of the stack; a
@@ -11,8 +10,8 @@
  * the stack, only answered after the whole flow has finished.
  */
 import { expect } from 'chai';
-import type { Command } from '../../src/core/commands/types.js';
-import { inlineAssistant, startConversation, utterances } from '../support/inline-assistant.js';
+import type { Command } from '../../../src/core/commands/types.js';
+import { inlineAssistant, startConversation, utterances } from '../../support/inline-assistant.js';
 
 const assistant = inlineAssistant({
   domain: `
@@ -32,7 +31,7 @@ const assistant = inlineAssistant({
   `,
 });
 
-describe('PENDING: command execution order with no active flow', () => {
+describe('command execution order with no active flow', () => {
   it('answers a knowledge question of the same message before the flow it starts asks its question', async () => {
     const conversation = await startConversation(assistant);
     const commands: Command[] = [{ command: 'knowledge' }, { command: 'start flow', flow: 'transfer_money' }];

@@ -1,6 +1,5 @@
 /*
- * PENDING (engine discrepancy, kept failing on purpose; not picked up by `npx mocha`).
- * Run with: npx mocha test/pending/stale-frame.pending.ts
+ * Engine behaviour found missing by the unit tests and fixed since; kept as regression tests.
  *
  * A frame whose flow was removed from the assistant is only dropped by the executor once it reaches the
  * top of the stack (src/core/executor/advance.ts). While it sits below, the rest of the engine treats it
@@ -13,8 +12,13 @@
  * resumed or offered.
  */
 import { expect } from 'chai';
-import { stackUpdateEvent } from '../../src/core/events/stack-update.js';
-import { flowEvents, flowsStarted, inlineAssistant, startConversation } from '../support/inline-assistant.js';
+import { stackUpdateEvent } from '../../../src/core/events/stack-update.js';
+import {
+  flowEvents,
+  flowsStarted,
+  inlineAssistant,
+  startConversation,
+} from '../../support/inline-assistant.js';
 
 const assistant = inlineAssistant({
   domain: `
@@ -31,7 +35,7 @@ const assistant = inlineAssistant({
   `,
 });
 
-describe('PENDING: stale frame below the top', () => {
+describe('stale frame below the top', () => {
   it('does not interrupt, or offer to continue, a flow that no longer exists', async () => {
     const conversation = await startConversation(assistant);
     const stale = stackUpdateEvent(

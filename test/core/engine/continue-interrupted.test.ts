@@ -1,6 +1,5 @@
 /*
- * PENDING (engine discrepancy, kept failing on purpose; not picked up by `npx mocha`).
- * Run with: npx mocha test/pending/continue-interrupted.pending.ts
+ * Engine behaviour found missing by the unit tests and fixed since; kept as regression tests.
  *
  * Spec §2.7/§4.2: StartFlow(A) while pattern_continue_interrupted is active for A is kept by cleanup and
  * "the continue pattern frames are just removed = 'yes, continue A'". Parley's start-flow command
@@ -10,8 +9,8 @@
  * nothing and the confirmation question is asked again.
  */
 import { expect } from 'chai';
-import type { Conversation } from '../support/inline-assistant.js';
-import { inlineAssistant, startConversation, utterances } from '../support/inline-assistant.js';
+import type { Conversation } from '../../support/inline-assistant.js';
+import { inlineAssistant, startConversation, utterances } from '../../support/inline-assistant.js';
 
 const assistant = inlineAssistant({
   domain: `
@@ -44,7 +43,7 @@ async function askedToContinue(): Promise<Conversation> {
   return conversation;
 }
 
-describe('PENDING: pattern_continue_interrupted', () => {
+describe('pattern_continue_interrupted', () => {
   it('treats StartFlow of the interrupted flow as "yes, continue it" while the question is pending', async () => {
     const conversation = await askedToContinue();
     const events = await conversation.send('back to the money', [

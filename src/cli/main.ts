@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { createRequire } from 'node:module';
+import { assetUrl } from '../asset-paths.js';
 import type { CliIo } from './io.js';
 import { testCommand } from './test-command.js';
 import { validateCommand } from './validate-command.js';
@@ -7,7 +8,7 @@ import { validateCommand } from './validate-command.js';
 const EXIT_USAGE = 2;
 
 export function buildProgram(io: CliIo): Command {
-  const version = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+  const version = (createRequire(assetUrl('.'))('../package.json') as { version: string }).version;
   const program = new Command('parley')
     .description('Parley: Rasa CALM-style assistants with a built-in A2A server')
     .version(version)

@@ -1,15 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { assetUrl } from '../asset-paths.js';
 import { ProjectDiagnostics } from './diagnostics.js';
 import { parseYamlFile } from './load/yaml-file.js';
 import type { YamlFile } from './load/yaml-file.js';
 
-const DEFAULT_PATTERNS = new URL('../core/patterns/default-patterns.yml', import.meta.url);
+const DEFAULT_PATTERNS = assetUrl('core/patterns/default-patterns.yml');
 
 /** Older Rasa behaviours, newest first; each applies to assistants that ask for its version or older. */
 const VERSION_OVERLAYS: readonly { readonly upTo: string; readonly url: URL }[] = [
-  { upTo: '3.16', url: new URL('../core/patterns/versions/rasa-3.16.yml', import.meta.url) },
-  { upTo: '3.13', url: new URL('../core/patterns/versions/rasa-3.13.yml', import.meta.url) },
+  { upTo: '3.16', url: assetUrl('core/patterns/versions/rasa-3.16.yml') },
+  { upTo: '3.13', url: assetUrl('core/patterns/versions/rasa-3.13.yml') },
 ];
 
 const cache = new Map<string, YamlFile>();

@@ -69,14 +69,15 @@ export function readProject(
     endpoints: single(files.endpoints, 'endpoints'),
     credentials: single(files.credentials, 'credentials'),
     tests: files.tests
-      .map((path) => read(path, false))
+      .map((path) => readYaml(path, diagnostics, 'test_cases'))
       .filter(isDefined)
       .filter((file) => hasKey(file.data, 'test_cases'))
       .map((file) => checked(file, asRecord(file.data), 'e2e', diagnostics)),
   };
 }
 
-function readYaml(path: string, diagnostics: ProjectDiagnostics): YamlFile | undefined {
+/** Reads and parses a file; with `mustMention`, a file whose text lacks that key is skipped unparsed. */
+function readYaml(path: string, diagnostics: ProjectDiagnostics, mustMention?: string): YamlFile | undefined {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -84,6 +85,7 @@ function readYaml(path: string, diagnostics: ProjectDiagnostics): YamlFile | und
     diagnostics.add({ code: 'FILE_UNREADABLE', file: path, line: 1, column: 1, message: describe(error) });
     return undefined;
   }
+  if (mustMention !== undefined && !text.includes(mustMention)) return undefined;
   return parseYamlFile(path, text, diagnostics);
 }
 

@@ -1,8 +1,8 @@
-import { Ajv } from 'ajv';
-import type { Options, SchemaObject, ValidateFunction } from 'ajv';
+import type { Ajv as AjvCompiler, Options, SchemaObject, ValidateFunction } from 'ajv';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import { assetUrl } from '../../asset-paths.js';
 import { configSchema } from './config.js';
 import { credentialsSchema } from './credentials.js';
 import { domainSchema } from './domain.js';
@@ -42,7 +42,10 @@ export const FAST_AJV_OPTIONS: Options = {
   inlineRefs: false,
 };
 
+/** Compiles every schema (used when the build's precompiled validators are absent, as in tests). */
 export function createSchemaValidators(): Record<FileKind, ValidateFunction> {
+  // ajv's compiler takes ~60 ms to import; precompiled validators need only its small runtime.
+  const { Ajv } = createRequire(import.meta.url)('ajv') as { Ajv: typeof AjvCompiler };
   const ajv = new Ajv(AJV_OPTIONS);
   const entries = Object.entries(SCHEMAS).map(([kind, schema]) => [kind, ajv.compile(schema)] as const);
   return Object.fromEntries(entries) as Record<FileKind, ValidateFunction>;
@@ -53,8 +56,8 @@ type Validators = Record<FileKind, ValidateFunction>;
 // `npm run build` precompiles the schemas next to the compiled code (scripts/compile-schemas.js): a fast
 // yes/no validator and the verbose one that explains failures. Running from the TypeScript sources
 // (tests) compiles the verbose one here and uses it for both.
-const PRECOMPILED_FAST = new URL('./compiled-fast-validators.cjs', import.meta.url);
-const PRECOMPILED_VERBOSE = new URL('./compiled-validators.cjs', import.meta.url);
+const PRECOMPILED_FAST = assetUrl('project/schemas/compiled-fast-validators.cjs');
+const PRECOMPILED_VERBOSE = assetUrl('project/schemas/compiled-validators.cjs');
 
 let fastValidators: Validators | undefined;
 let verboseValidators: Validators | undefined;

@@ -31,13 +31,28 @@ export function fillableSlots(
   const activeIncludingCalls = topUserFrame(stack, { includeCallFrames: true });
   if (active) flowIds.add(active.flow_id);
   if (activeIncludingCalls) flowIds.add(activeIncludingCalls.flow_id);
-  for (const flow of context.flows.flows) if (flow.id.startsWith('pattern_')) flowIds.add(flow.id);
+  for (const slot of patternCollectSlots(context)) slots.add(slot);
   for (const flowId of flowIds) {
     const flow = context.flows.get(flowId);
     if (!flow) continue;
     for (const step of stepsWithCalls(context.flows, flow)) {
       if (step.kind === 'collect' && !step.askBeforeFilling) slots.add(step.collect);
     }
+  }
+  return slots;
+}
+
+const patternSlots = new WeakMap<object, readonly string[]>();
+
+/** Slots the patterns collect (fixed per assistant, so computed once per flow list). */
+function patternCollectSlots(context: EngineContext): readonly string[] {
+  let slots = patternSlots.get(context.flows);
+  if (!slots) {
+    slots = context.flows.flows
+      .filter((flow) => flow.id.startsWith('pattern_'))
+      .flatMap((flow) => stepsWithCalls(context.flows, flow))
+      .flatMap((step) => (step.kind === 'collect' && !step.askBeforeFilling ? [step.collect] : []));
+    patternSlots.set(context.flows, slots);
   }
   return slots;
 }

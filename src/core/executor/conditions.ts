@@ -1,4 +1,5 @@
 import { evaluateCondition, parseCondition } from '../flows/conditions/index.js';
+import type { ParseResult } from '../flows/conditions/index.js';
 import { renderTemplate } from '../flows/template.js';
 import type { Condition } from '../flows/types.js';
 
@@ -14,8 +15,21 @@ export interface ConditionScope {
 export function conditionHolds(condition: Condition, scope: ConditionScope): boolean {
   if (condition.ast) return evaluateCondition(condition.ast, scope);
   if (!condition.isTemplate) return false;
-  const parsed = parseCondition(
-    renderTemplate(condition.text, { context: scope.context, slots: scope.slots }),
-  );
+  const parsed = parseRendered(renderTemplate(condition.text, { context: scope.context, slots: scope.slots }));
   return parsed.ok ? evaluateCondition(parsed.ast, scope) : false;
+}
+
+// Rendered template conditions repeat (`slots.amount is not null` for every collect of `amount`), so
+// their parses are memoised; the memo is bounded, and parsing is pure, so it never changes a result.
+const MEMO_LIMIT = 1000;
+const parsedConditions = new Map<string, ParseResult>();
+
+function parseRendered(text: string): ParseResult {
+  let parsed = parsedConditions.get(text);
+  if (!parsed) {
+    if (parsedConditions.size >= MEMO_LIMIT) parsedConditions.clear();
+    parsed = parseCondition(text);
+    parsedConditions.set(text, parsed);
+  }
+  return parsed;
 }

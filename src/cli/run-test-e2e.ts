@@ -18,6 +18,7 @@ import type { E2ETestFile } from '../testing/e2e-model.js';
 import { readFileSync } from 'node:fs';
 import { AgentDriverFactory } from './agent-driver.js';
 import { composeAgent } from './compose.js';
+import { createLogger } from './logger.js';
 import { formatDiagnosticsText } from './format-diagnostics.js';
 import type { CliIo } from './io.js';
 
@@ -56,12 +57,14 @@ export async function executeTestE2E(io: CliIo, options: TestE2EOptions): Promis
   const oracle = options.oracle ? readOracleFile(options.oracle) : undefined;
   const files = testFiles(options);
   const actions = options.actions ? await loadActionsFrom(options.actions) : undefined;
+  const logger = createLogger();
   const driverFactory = new AgentDriverFactory({
     createAgent: (stubs) =>
       composeAgent({
         assistant: project.assistant,
         projectRoot: options.projectRoot,
         stubs: stubs as ReadonlyMap<string, ActionStub>,
+        logger,
         ...(actions
           ? { extraActionSources: [new InProcessActionSource({ actions, clock: () => Date.now() / 1000 })] }
           : {}),

@@ -126,7 +126,8 @@ function recordStack(history: ReadonlyMap<string, Stack>, stack: Stack): Readonl
   const key = stackHistoryKey(top.flow_id, top.step_id);
   const known = history.get(key);
   // Patterns moving above the same user frame leave the recorded part unchanged: nothing to copy.
-  if (known && known.length === index + 1 && known.every((frame, position) => frame === stack[position])) return history;
+  if (known && known.length === index + 1 && known.every((frame, position) => frame === stack[position]))
+    return history;
   const recorded = index === stack.length - 1 ? stack : stack.slice(0, index + 1);
   const next = new Map(history);
   next.set(key, recorded);

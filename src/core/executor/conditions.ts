@@ -15,7 +15,9 @@ export interface ConditionScope {
 export function conditionHolds(condition: Condition, scope: ConditionScope): boolean {
   if (condition.ast) return evaluateCondition(condition.ast, scope);
   if (!condition.isTemplate) return false;
-  const parsed = parseRendered(renderTemplate(condition.text, { context: scope.context, slots: scope.slots }));
+  const parsed = parseRendered(
+    renderTemplate(condition.text, { context: scope.context, slots: scope.slots }),
+  );
   return parsed.ok ? evaluateCondition(parsed.ast, scope) : false;
 }
 

@@ -123,5 +123,7 @@ export function currentContext(stack: Stack): Readonly<Record<string, unknown>> 
   const top = topFrame(stack);
   if (!top) return {};
   const below = stack[stack.length - 2];
-  return top.type === 'pattern_collect_information' && below ? { ...below, ...top } : (top as Readonly<Record<string, unknown>>);
+  return top.type === 'pattern_collect_information' && below
+    ? { ...below, ...top }
+    : (top as Readonly<Record<string, unknown>>);
 }

@@ -2,6 +2,7 @@
 // and ends with one line per project: `PROJECT: N passed, M failed`.
 import { resolve } from 'node:path';
 import { executeTestE2E } from '../src/cli/run-test-e2e.js';
+import { SILENT_LOGGER } from '../src/runtime/logger.js';
 import { CORPUS_PROJECTS, corpusPath } from '../test/corpus/projects.js';
 
 let failedTotal = 0;
@@ -23,6 +24,7 @@ for (const project of CORPUS_PROJECTS) {
     failFast: false,
     deterministicOnly: true,
     quiet: true,
+    logger: SILENT_LOGGER,
   });
   const passed = outcome.results.filter((result) => result.passed);
   const failed = outcome.results.filter((result) => !result.passed);

@@ -21,6 +21,7 @@ import { composeAgent } from './compose.js';
 import { createLogger } from './logger.js';
 import { formatDiagnosticsText } from './format-diagnostics.js';
 import type { CliIo } from './io.js';
+import type { Logger } from '../runtime/logger.js';
 
 export interface TestE2EOptions {
   readonly location: ProjectLocation;
@@ -33,6 +34,8 @@ export interface TestE2EOptions {
   readonly failFast: boolean;
   readonly deterministicOnly: boolean;
   readonly quiet: boolean;
+  /** where engine errors are logged (default: JSON lines on stderr at LOG_LEVEL or warn) */
+  readonly logger?: Logger;
 }
 
 export interface TestE2EOutcome {
@@ -57,7 +60,7 @@ export async function executeTestE2E(io: CliIo, options: TestE2EOptions): Promis
   const oracle = options.oracle ? readOracleFile(options.oracle) : undefined;
   const files = testFiles(options);
   const actions = options.actions ? await loadActionsFrom(options.actions) : undefined;
-  const logger = createLogger();
+  const logger = options.logger ?? createLogger();
   const driverFactory = new AgentDriverFactory({
     createAgent: (stubs) =>
       composeAgent({

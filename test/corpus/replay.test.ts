@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { SILENT_LOGGER } from '../../src/runtime/logger.js';
 import { resolve } from 'node:path';
 import { executeTestE2E } from '../../src/cli/run-test-e2e.js';
 import { CORPUS_PROJECTS, corpusPath } from './projects.js';
@@ -28,6 +29,7 @@ describe('corpus e2e replays with the command oracles and stub actions', functio
         failFast: false,
         deterministicOnly: true,
         quiet: true,
+        logger: SILENT_LOGGER,
       });
       const failed = outcome.results
         .filter((result) => !result.passed)

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { SILENT_LOGGER } from '../../src/runtime/logger.js';
 import { executeTestE2E } from '../../src/cli/run-test-e2e.js';
 import type { TestE2EOutcome } from '../../src/cli/run-test-e2e.js';
 import type { CliIo } from '../../src/cli/io.js';
@@ -23,6 +24,7 @@ describe('the bundled Parley Bank assistant', () => {
       failFast: false,
       deterministicOnly: false,
       quiet: true,
+      logger: SILENT_LOGGER,
     });
   });
 

@@ -27,15 +27,31 @@ export interface FormatValueInput {
   readonly kwargs?: Readonly<Record<string, unknown>>;
 }
 
-/** The names a `{name}` placeholder can use: Rasa's `{context, ...slots, ...kwargs}`. */
-export function formatValues(input: FormatValueInput): Readonly<Record<string, unknown>> {
-  const entries: [string, unknown][] = [['context', input.context]];
-  for (const [name, value] of Object.entries(input.slots)) {
+/**
+ * The names a `{name}` placeholder can use: Rasa's `{context, ...slots, ...kwargs}`. With `only`, just
+ * those names are prepared (a response names a few slots; the domain may have many).
+ */
+export function formatValues(
+  input: FormatValueInput,
+  only?: ReadonlySet<string>,
+): Readonly<Record<string, unknown>> {
+  const values: Record<string, unknown> = {};
+  const wanted = (name: string): boolean => only === undefined || only.has(name);
+  if (wanted('context')) values['context'] = input.context;
+  for (const name of only ?? Object.keys(input.slots)) {
+    if (!Object.hasOwn(input.slots, name)) continue;
+    const value = input.slots[name];
     const isFloat = input.slotTypes?.[name] === 'float' && typeof value === 'number';
-    entries.push([name, isFloat ? new PyFloat(value) : (value ?? null)]);
+    values[name] = isFloat ? new PyFloat(value) : (value ?? null);
   }
-  for (const [name, value] of Object.entries(input.kwargs ?? {})) entries.push([name, value ?? null]);
-  return Object.fromEntries(entries);
+  for (const [name, value] of Object.entries(input.kwargs ?? {}))
+    if (wanted(name)) values[name] = value ?? null;
+  return values;
+}
+
+/** The placeholder names a text uses. */
+export function placeholderNames(text: string): Set<string> {
+  return new Set([...text.matchAll(PLACEHOLDER)].map((match) => match[1] ?? ''));
 }
 
 /** Interpolates one string; `values` comes from formatValues. */

@@ -1,7 +1,7 @@
 import type { ResponseTemplate, ResponseVariation, SlotType } from '../../core/domain/types.js';
 import type { BotUttered } from '../../core/events/types.js';
 import { pyTruthy } from '../../core/flows/conditions/python-values.js';
-import { formatValues, interpolateFormat, mapStrings } from './interpolate.js';
+import { formatValues, interpolateFormat, mapStrings, placeholderNames } from './interpolate.js';
 import { jinjaScope, renderJinja } from './jinja.js';
 import { selectVariation } from './select-variation.js';
 import type { RenderedString, RenderWarning } from './warnings.js';
@@ -90,12 +90,10 @@ function stringRenderer(
     const scope = jinjaScope(input);
     return (text, path) => collect(renderJinja(text, scope, path));
   }
-  let values: Readonly<Record<string, unknown>> | undefined;
-  // Most strings have no placeholder; the value table is built once, on the first one that does.
+  // Most strings have no placeholder; the others get values for just the names they use.
   return (text, path) => {
     if (!text.includes('{') && !text.includes('}')) return text;
-    values ??= formatValues(input);
-    return collect(interpolateFormat(text, values, path));
+    return collect(interpolateFormat(text, formatValues(input, placeholderNames(text)), path));
   };
 }
 

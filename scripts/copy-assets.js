@@ -3,6 +3,7 @@ import { cpSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 const assets = [
+  'understanding/nlu/repair-intents.yml',
   'core/patterns/default-patterns.yml',
   'core/patterns/versions/rasa-3.16.yml',
   'core/patterns/versions/rasa-3.13.yml',

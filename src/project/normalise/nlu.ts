@@ -1,12 +1,11 @@
-import type { EntityAnnotation, IntentExamples, NamedExamples, NluData } from '../../core/domain/nlu-data.js';
+import type { IntentExamples, NamedExamples, NluData } from '../../core/domain/nlu-data.js';
+import { exampleLines, parseAnnotatedExample } from '../../core/domain/nlu-examples.js';
 import type { SourceRef } from '../../core/errors.js';
 import { lazyItemPositionOf } from '../load/yaml-file.js';
 import type { PathSegment } from '../load/yaml-file.js';
 import type { Section } from '../load/read-project.js';
 import { isRecord, sourceAt } from './context.js';
 import type { SourceContext } from './context.js';
-
-const ANNOTATION = /\[(?<text>[^\]]+)\](?:\((?<short>[^)]+)\)|(?<json>\{[^}]*\}))/g;
 
 export interface NluPart {
   readonly section: Section;
@@ -45,63 +44,22 @@ function named(name: string, examples: string[], context: SourceContext, path: P
   return { name, examples, ...(source ? { source } : {}) };
 }
 
-/** `examples` is a block string of `- example` lines (Rasa also accepts a list of strings). */
-export function exampleLines(raw: unknown): string[] {
-  if (Array.isArray(raw))
-    return raw.map((item) => (isRecord(item) ? String(item['text'] ?? '') : String(item)));
-  if (typeof raw !== 'string') return [];
-  return raw
-    .split('\n')
-    .map((line) => line.trim())
-    .filter((line) => line.startsWith('- '))
-    .map((line) => line.slice(2).trim());
-}
+export { exampleLines };
 
 /** Where the `index`-th example of an `examples` value is: its own line, not the `examples:` key. */
 function exampleSource(context: SourceContext, path: PathSegment[], index: number): SourceRef | undefined {
   return context.isDefault ? undefined : lazyItemPositionOf(context.file, path, index);
 }
 
-/** Strips `[text](entity)`, `[text](entity:value)` and `[text]{"entity": ...}` markup into spans. */
+/** An annotated example, with every unreadable annotation reported. */
 export function parseExample(line: string, context: SourceContext, source: SourceRef | undefined) {
-  const entities: EntityAnnotation[] = [];
-  let text = '';
-  let last = 0;
-  for (const match of line.matchAll(ANNOTATION)) {
-    const surface = match.groups?.['text'] ?? '';
-    text += line.slice(last, match.index);
-    const annotation = annotationOf(surface, match.groups?.['short'], match.groups?.['json']);
-    if (annotation) entities.push({ start: text.length, end: text.length + surface.length, ...annotation });
-    else
-      context.diagnostics.at(
-        'NLU_BAD_ANNOTATION',
-        source,
-        `Cannot read the entity annotation '${match[0]}' in '${line}'.`,
-      );
-    text += surface;
-    last = (match.index ?? 0) + match[0].length;
+  const { text, entities, badAnnotations } = parseAnnotatedExample(line);
+  for (const annotation of badAnnotations) {
+    context.diagnostics.at(
+      'NLU_BAD_ANNOTATION',
+      source,
+      `Cannot read the entity annotation '${annotation}' in '${line}'.`,
+    );
   }
-  text += line.slice(last);
   return { text, entities, ...(source ? { source } : {}) };
-}
-
-function annotationOf(surface: string, short: string | undefined, json: string | undefined) {
-  if (short !== undefined) {
-    const [entity, value] = short.split(':');
-    return entity ? { entity, value: value ?? surface } : undefined;
-  }
-  try {
-    const parsed: unknown = JSON.parse(json ?? '');
-    if (!isRecord(parsed) || typeof parsed['entity'] !== 'string') return undefined;
-    const role = typeof parsed['role'] === 'string' ? parsed['role'] : undefined;
-    const group = typeof parsed['group'] === 'string' ? parsed['group'] : undefined;
-    return {
-      entity: parsed['entity'],
-      value: typeof parsed['value'] === 'string' ? parsed['value'] : surface,
-      ...(role ? { role } : {}),
-      ...(group ? { group } : {}),
-    };
-  } catch {
-    return undefined;
-  }
 }

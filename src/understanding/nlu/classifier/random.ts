@@ -1,0 +1,36 @@
+/** A seeded pseudo-random source, so that training replays exactly (no Math.random). */
+export interface Random {
+  /** A float in [0, 1). */
+  next(): number;
+  /** An integer in [0, bound). */
+  int(bound: number): number;
+}
+
+/** mulberry32: small, fast and good enough for shuffling and sampling. */
+export function createRandom(seed: number): Random {
+  let state = seed >>> 0;
+  const next = (): number => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { next, int: (bound) => Math.floor(next() * bound) };
+}
+
+/** Fisher–Yates shuffle in place. */
+export function shuffleInPlace<T>(items: T[] | Int32Array, random: Random): void {
+  for (let index = items.length - 1; index > 0; index -= 1) {
+    const other = random.int(index + 1);
+    const kept = items[index] as T;
+    items[index] = items[other] as T;
+    items[other] = kept;
+  }
+}
+
+/** A standard normal draw (Box–Muller). */
+export function gaussian(random: Random): number {
+  const u = Math.max(random.next(), 1e-12);
+  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random.next());
+}

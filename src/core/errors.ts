@@ -37,7 +37,11 @@ export type ErrorCode =
   | 'ACTION_NOT_FOUND'
   | 'ACTION_SERVER_FAILED'
   | 'ACTION_SERVER_BAD_RESPONSE'
-  | 'DOMAIN_NOT_FOUND';
+  | 'DOMAIN_NOT_FOUND'
+  | 'LLM_UNREACHABLE'
+  | 'LLM_TIMEOUT'
+  | 'LLM_BAD_RESPONSE'
+  | 'LLM_NOT_CONFIGURED';
 
 /** An infrastructure or usage failure that cannot become part of a conversation. */
 export class AppError extends Error {

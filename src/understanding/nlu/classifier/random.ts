@@ -34,3 +34,15 @@ export function gaussian(random: Random): number {
   const u = Math.max(random.next(), 1e-12);
   return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random.next());
 }
+
+/** 0..n-1 in a seeded random order. */
+export function permutation(size: number, random: Random): Int32Array {
+  const order = Int32Array.from({ length: size }, (_, at) => at);
+  for (let index = size - 1; index > 0; index -= 1) {
+    const other = random.int(index + 1);
+    const kept = order[index] as number;
+    order[index] = order[other] as number;
+    order[other] = kept;
+  }
+  return order;
+}

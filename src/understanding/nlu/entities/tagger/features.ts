@@ -1,0 +1,71 @@
+import type { PatternMatch } from '../patterns.js';
+import type { Token } from '../tokens.js';
+
+/**
+ * Features of every token: the lower-cased word, its prefixes and suffixes, shape, digit/case flags,
+ * the neighbouring words, and the regex / lookup tables whose matches cover it.
+ */
+export function sequenceFeatures(tokens: readonly Token[], matches: readonly PatternMatch[]): string[][] {
+  return tokens.map((token, index) => [
+    ...ownFeatures(token),
+    ...contextFeatures(tokens, index),
+    ...patternFeatures(token, matches),
+  ]);
+}
+
+function ownFeatures(token: Token): string[] {
+  const word = token.lower;
+  const features = ['bias', `w=${word}`, `sh=${shape(token.text)}`];
+  for (const n of [1, 2, 3]) {
+    if (word.length <= n) continue;
+    features.push(`p${n}=${word.slice(0, n)}`, `s${n}=${word.slice(-n)}`);
+  }
+  if (/^\p{N}+$/u.test(token.text)) features.push('digit', `len=${Math.min(token.text.length, 6)}`);
+  if (/^\p{Lu}\p{Ll}/u.test(token.text)) features.push('title');
+  if (/^\p{Lu}+$/u.test(token.text) && token.text.length > 1) features.push('upper');
+  if (/^[^\p{L}\p{N}]$/u.test(token.text)) features.push('punct');
+  return features;
+}
+
+function contextFeatures(tokens: readonly Token[], index: number): string[] {
+  const at = (offset: number): string => {
+    const token = tokens[index + offset];
+    if (token) return token.lower;
+    return offset < 0 ? '<s>' : '</s>';
+  };
+  return [
+    `w-1=${at(-1)}`,
+    `w+1=${at(1)}`,
+    `w-2=${at(-2)}`,
+    `w+2=${at(2)}`,
+    `w-1,w=${at(-1)}|${at(0)}`,
+    `w,w+1=${at(0)}|${at(1)}`,
+    `sh-1=${tokens[index - 1] ? shape(tokens[index - 1]?.text ?? '') : '<s>'}`,
+    `sh+1=${tokens[index + 1] ? shape(tokens[index + 1]?.text ?? '') : '</s>'}`,
+  ];
+}
+
+function patternFeatures(token: Token, matches: readonly PatternMatch[]): string[] {
+  const features = new Set<string>();
+  for (const match of matches) {
+    if (match.end <= token.start || match.start >= token.end) continue;
+    const position = match.start >= token.start ? 'B' : 'I';
+    features.add(`${match.kind}=${match.name}`).add(`${match.kind}=${match.name}:${position}`);
+  }
+  return [...features];
+}
+
+/** `Hello` -> `Xx`, `2025` -> `d`, `e-mail` -> `x-x`: runs of the same character class collapsed. */
+export function shape(text: string): string {
+  let result = '';
+  for (const char of text) {
+    const kind = /\p{Lu}/u.test(char) ? 'X' : /\p{L}/u.test(char) ? 'x' : /\p{N}/u.test(char) ? 'd' : char;
+    if (!result.endsWith(kind)) result += kind;
+  }
+  return result.slice(0, 8);
+}
+
+/** Features of the token's own spelling, hidden at random in training (see `dropout`). */
+export function isWordFormFeature(feature: string): boolean {
+  return /^(?:w|p\d|s\d)=/.test(feature);
+}

@@ -1,0 +1,135 @@
+import { cleanUpCommandsKeepCannotHandle } from './command-choice.js';
+import type { Command } from '../../core/commands/types.js';
+import { activeCollectSlot } from '../../core/commands/cleanup.js';
+import type { EngineContext } from '../../core/engine-context.js';
+import type { TrackerState } from '../../core/events/tracker-state.js';
+import type { ParseData } from '../../core/events/types.js';
+import type { CommandGenerator, Understanding } from '../../core/ports.js';
+import { understandPayload } from '../direct-payloads.js';
+import { commandsFromNlu } from '../nlu-command-adapter.js';
+import type { ExtractedEntity } from './entities/types.js';
+import { REPAIR_INTENT_COMMANDS } from './repair-intents.js';
+import { valueForSlot } from './slot-values/value-for-slot.js';
+
+export interface IntentPrediction {
+  readonly intent: string | null;
+  readonly confidence: number;
+  readonly ranking: readonly { readonly intent: string; readonly confidence: number }[];
+}
+
+/** What the trained pipeline makes of one message. */
+export interface NluInterpreter {
+  interpret(text: string): { readonly prediction: IntentPrediction; readonly entities: readonly ExtractedEntity[] };
+}
+
+export interface NluThresholds {
+  /** below this, an intent is not trusted (Rasa's FallbackClassifier threshold) */
+  readonly intent: number;
+  /** flows without an nlu_trigger are started from their description only above this stricter one */
+  readonly flowDescription: number;
+}
+
+export const DEFAULT_THRESHOLDS: NluThresholds = { intent: 0.4, flowDescription: 0.6 };
+
+/** The pseudo-intent trained from a flow's name and description, for flows without an nlu_trigger. */
+export const FLOW_INTENT_PREFIX = 'parley_flow__';
+
+const MAX_CHARACTERS = 420;
+
+/**
+ * Offline understanding: payloads as they are; otherwise the trained intent classifier and entity
+ * extractors, combined the way Rasa's NLU coexistence does (nlu_trigger intents start flows, NLU slot
+ * mappings fill slots), plus Parley's own rules: the slot being asked is filled from the message by its
+ * type, repair intents (cancel, skip, human, repeat, restart, chitchat, out of scope) become their
+ * commands, and anything not understood confidently is `cannot handle`.
+ */
+export class NluCommandGenerator implements CommandGenerator {
+  private readonly interpreter: NluInterpreter;
+  private readonly thresholds: NluThresholds;
+
+  constructor(options: { interpreter: NluInterpreter; thresholds?: Partial<NluThresholds> }) {
+    this.interpreter = options.interpreter;
+    this.thresholds = { ...DEFAULT_THRESHOLDS, ...options.thresholds };
+  }
+
+  async understand(input: { text: string; state: TrackerState; engine: EngineContext }): Promise<Understanding> {
+    const payload = understandPayload(input.text, input.engine, input.state);
+    if (payload) return payload;
+    const text = input.text.replace(/^\/+/, '').trim();
+    if (text === '') return error(input.text, 'rasa_internal_error_user_input_empty');
+    if (text.length > MAX_CHARACTERS) return error(input.text, 'rasa_internal_error_user_input_too_long', { max_characters: MAX_CHARACTERS });
+    const { prediction, entities } = this.interpreter.interpret(text);
+    const commands = this.commandsFor(text, prediction, entities, input);
+    return { commands, parseData: parseData(input.text, prediction, entities) };
+  }
+
+  private commandsFor(
+    text: string,
+    prediction: IntentPrediction,
+    entities: readonly ExtractedEntity[],
+    input: { state: TrackerState; engine: EngineContext },
+  ): Command[] {
+    const confident = prediction.intent !== null && prediction.confidence >= this.thresholds.intent;
+    const intent = confident ? prediction.intent : null;
+    const repair = intent ? REPAIR_INTENT_COMMANDS[intent] : undefined;
+    const flowStart = this.flowFromDescription(prediction, input.engine);
+    const nlu = commandsFromNlu({ intent: flowStart ? null : intent, entities: entities.map(toNluEntity) }, input.engine, input.state);
+    const asked = this.askedSlotValue(text, entities, input, repair !== undefined || nlu.some((c) => c.command === 'start flow'));
+    return cleanUpCommandsKeepCannotHandle([
+      ...(repair && !asked ? [repair] : []),
+      ...(flowStart && !asked ? [flowStart] : []),
+      ...(asked ? [asked] : []),
+      ...nlu.filter((command) => !(asked && command.command === 'set slot' && command.name === asked.name)),
+    ]);
+  }
+
+  /** The slot being asked, filled from the message unless the message clearly means something else. */
+  private askedSlotValue(
+    text: string,
+    entities: readonly ExtractedEntity[],
+    input: { state: TrackerState; engine: EngineContext },
+    meansSomethingElse: boolean,
+  ): Extract<Command, { command: 'set slot' }> | undefined {
+    const name = activeCollectSlot(input.state.stack);
+    const slot = name ? input.engine.domain.slots.get(name) : undefined;
+    if (!slot) return undefined;
+    const value = valueForSlot(slot, text, entities);
+    // A message that confidently means something else only answers through an entity it contains.
+    if (!value || (meansSomethingElse && value.source === 'text')) return undefined;
+    // Parley's offline understanding stands in for the LLM on from_llm slots, so Rasa's mapping rules keep the value.
+    const extractor = slot.mappings.some((mapping) => mapping.type === 'from_llm') ? 'LLM' : 'NLU';
+    return { command: 'set slot', name: slot.name, value: value.value, extractor };
+  }
+
+  private flowFromDescription(prediction: IntentPrediction, engine: EngineContext): Command | undefined {
+    const intent = prediction.intent;
+    if (!intent?.startsWith(FLOW_INTENT_PREFIX) || prediction.confidence < this.thresholds.flowDescription) return undefined;
+    const flowId = intent.slice(FLOW_INTENT_PREFIX.length);
+    return engine.flows.has(flowId) ? { command: 'start flow', flow: flowId } : undefined;
+  }
+}
+
+function toNluEntity(entity: ExtractedEntity) {
+  return {
+    entity: entity.entity,
+    value: entity.value,
+    ...(entity.role ? { role: entity.role } : {}),
+    ...(entity.group ? { group: entity.group } : {}),
+  };
+}
+
+function parseData(text: string, prediction: IntentPrediction, entities: readonly ExtractedEntity[]): ParseData {
+  return {
+    text,
+    intent: { name: prediction.intent, confidence: prediction.confidence },
+    entities: entities.map((entity) => ({ ...entity })),
+    intent_ranking: prediction.ranking.map((entry) => ({ name: entry.intent, confidence: entry.confidence })),
+  };
+}
+
+function error(text: string, errorType: string, info?: Record<string, unknown>): Understanding {
+  return {
+    commands: [{ command: 'error', error_type: errorType, ...(info ? { info } : {}) }],
+    parseData: { text, intent: { name: null, confidence: 0 }, entities: [] },
+  };
+}

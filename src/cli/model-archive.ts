@@ -24,7 +24,9 @@ const SUFFIX = '.parley.json.gz';
  * (a new version may train differently). Same inputs, same fingerprint, so training can be skipped.
  */
 export function fingerprintProject(files: ProjectFiles, parleyVersion: string): string {
-  const paths = [files.config, files.endpoints, ...files.domain, ...files.data].filter((path): path is string => path !== undefined);
+  const paths = [files.config, files.endpoints, ...files.domain, ...files.data].filter(
+    (path): path is string => path !== undefined,
+  );
   const hash = createHash('sha256').update(`parley ${parleyVersion}\n`);
   for (const path of [...new Set(paths)].sort()) {
     hash.update(`${relative(files.root, path)}\n`);
@@ -48,7 +50,8 @@ export function writeModel(folder: string, archive: ModelArchive): string {
 
 export function readModel(path: string): ModelArchive {
   const archive = JSON.parse(gunzipSync(readFileSync(path)).toString('utf8')) as ModelArchive;
-  if (archive.format !== 'parley-model' || archive.version !== 1) throw new Error(`${path} is not a Parley model archive.`);
+  if (archive.format !== 'parley-model' || archive.version !== 1)
+    throw new Error(`${path} is not a Parley model archive.`);
   return archive;
 }
 
@@ -56,7 +59,10 @@ export function readModel(path: string): ModelArchive {
 export function findModel(folder: string, fingerprint?: string): string | undefined {
   if (!existsSync(folder)) return undefined;
   const candidates = readdirSync(folder)
-    .filter((name) => name.endsWith(SUFFIX) && (fingerprint === undefined || name.includes(`-${fingerprint}${SUFFIX}`)))
+    .filter(
+      (name) =>
+        name.endsWith(SUFFIX) && (fingerprint === undefined || name.includes(`-${fingerprint}${SUFFIX}`)),
+    )
     .map((name) => join(folder, name))
     .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs || b.localeCompare(a));
   return candidates[0];

@@ -19,6 +19,7 @@ import { readFileSync } from 'node:fs';
 import { AgentDriverFactory } from './agent-driver.js';
 import { composeAgent } from './compose.js';
 import { createLogger } from './logger.js';
+import { chooseUnderstanding } from './understanding.js';
 import { formatDiagnosticsText } from './format-diagnostics.js';
 import type { CliIo } from './io.js';
 import type { Logger } from '../runtime/logger.js';
@@ -61,6 +62,11 @@ export async function executeTestE2E(io: CliIo, options: TestE2EOptions): Promis
   const files = testFiles(options);
   const actions = options.actions ? await loadActionsFrom(options.actions) : undefined;
   const logger = options.logger ?? createLogger();
+  const understanding = chooseUnderstanding(project.assistant, { logger, llmOptional: oracle !== undefined });
+  if (!understanding.ok) {
+    io.stderr(`parley: ${understanding.message}\n`);
+    return { results: [], exitCode: 1 };
+  }
   const driverFactory = new AgentDriverFactory({
     createAgent: (stubs) =>
       composeAgent({
@@ -68,6 +74,7 @@ export async function executeTestE2E(io: CliIo, options: TestE2EOptions): Promis
         projectRoot: options.projectRoot,
         stubs: stubs as ReadonlyMap<string, ActionStub>,
         logger,
+        commandGenerator: understanding.generator,
         ...(actions
           ? { extraActionSources: [new InProcessActionSource({ actions, clock: () => Date.now() / 1000 })] }
           : {}),

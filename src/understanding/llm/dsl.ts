@@ -57,7 +57,7 @@ const CLARIFY_OPTIONS = /^["'a-zA-Z0-9_, -]*$/u;
 /** A rule for an action without arguments: its phrases (v2/v3) and its call (v1). */
 function simple(command: Command, phrases: readonly string[], call: string): Rule {
   const patterns = [...phrases.map(phrase), new RegExp(`${call}\\(\\)`, 'u')];
-  return (line) => (patterns.some((pattern) => pattern.test(line)) ? command : undefined);
+  return (line) => (patterns.some((pattern) => pattern.test(line)) ? { ...command } : undefined);
 }
 
 // Rasa's order of the default commands; a line may yield one command per rule.

@@ -70,13 +70,15 @@ export class LlmCommandGenerator implements CommandGenerator {
   async understand(input: LlmUnderstandInput): Promise<Understanding> {
     const payload = understandPayload(input.text, input.engine, input.state);
     if (payload) return payload;
-    const { commands, flowsInPrompt } = await this.commands(input);
-    const filtered = forceSlotFilling(onlyStartable(commands, input), input);
+    const startable = new Set(startableFlows(input.engine, input.state.slots).map((flow) => flow.id));
+    const { commands, flowsInPrompt } = await this.commands(input, startable);
+    const filtered = forceSlotFilling(onlyStartable(commands, startable), input);
     return { commands: filtered, parseData: parseData(input.text, flowsInPrompt) };
   }
 
   private async commands(
     input: LlmUnderstandInput,
+    startable: ReadonlySet<string>,
   ): Promise<{ commands: Command[]; flowsInPrompt?: string[] }> {
     const inputError = this.checkInput(input.text);
     if (inputError) return { commands: [inputError] };
@@ -90,7 +92,7 @@ export class LlmCommandGenerator implements CommandGenerator {
       );
       return { commands: [{ command: 'error', error_type: ERROR_DEFAULT }], flowsInPrompt: [...flowIds] };
     }
-    const commands = parseDslCommands(answer.text, vocabulary(input));
+    const commands = parseDslCommands(answer.text, vocabulary(input, startable));
     if (commands.length > 0) return { commands, flowsInPrompt: [...flowIds] };
     this.logger.warn(
       { component: this.name, answer: answer.text.slice(0, 500) },
@@ -126,18 +128,17 @@ export function createLlmCommandGenerator(
 }
 
 /** What the answer may name: the startable and active user flows, and the domain's slots. */
-function vocabulary(input: LlmUnderstandInput): {
-  flowIds: Set<string>;
-  slotNames: ReadonlyMap<string, unknown>;
-} {
-  const flowIds = new Set(startableFlows(input.engine, input.state.slots).map((flow) => flow.id));
+function vocabulary(
+  input: LlmUnderstandInput,
+  startable: ReadonlySet<string>,
+): { flowIds: Set<string>; slotNames: ReadonlyMap<string, unknown> } {
+  const flowIds = new Set(startable);
   for (const id of activeFlowIds(input.state.stack)) if (!isPatternId(id)) flowIds.add(id);
   return { flowIds, slotNames: input.engine.domain.slots };
 }
 
 /** Rasa drops StartFlow for flows whose guard does not hold now, whatever the LLM said. */
-function onlyStartable(commands: readonly Command[], input: LlmUnderstandInput): Command[] {
-  const startable = new Set(startableFlows(input.engine, input.state.slots).map((flow) => flow.id));
+function onlyStartable(commands: readonly Command[], startable: ReadonlySet<string>): Command[] {
   return commands.filter((command) => command.command !== 'start flow' || startable.has(command.flow));
 }
 

@@ -19,7 +19,10 @@ export interface IntentPrediction {
 
 /** What the trained pipeline makes of one message. */
 export interface NluInterpreter {
-  interpret(text: string): { readonly prediction: IntentPrediction; readonly entities: readonly ExtractedEntity[] };
+  interpret(text: string): {
+    readonly prediction: IntentPrediction;
+    readonly entities: readonly ExtractedEntity[];
+  };
 }
 
 export interface NluThresholds {
@@ -52,12 +55,17 @@ export class NluCommandGenerator implements CommandGenerator {
     this.thresholds = { ...DEFAULT_THRESHOLDS, ...options.thresholds };
   }
 
-  async understand(input: { text: string; state: TrackerState; engine: EngineContext }): Promise<Understanding> {
+  async understand(input: {
+    text: string;
+    state: TrackerState;
+    engine: EngineContext;
+  }): Promise<Understanding> {
     const payload = understandPayload(input.text, input.engine, input.state);
     if (payload) return payload;
     const text = input.text.replace(/^\/+/, '').trim();
     if (text === '') return error(input.text, 'rasa_internal_error_user_input_empty');
-    if (text.length > MAX_CHARACTERS) return error(input.text, 'rasa_internal_error_user_input_too_long', { max_characters: MAX_CHARACTERS });
+    if (text.length > MAX_CHARACTERS)
+      return error(input.text, 'rasa_internal_error_user_input_too_long', { max_characters: MAX_CHARACTERS });
     const { prediction, entities } = this.interpreter.interpret(text);
     const commands = this.commandsFor(text, prediction, entities, input);
     return { commands, parseData: parseData(input.text, prediction, entities) };
@@ -73,8 +81,17 @@ export class NluCommandGenerator implements CommandGenerator {
     const intent = confident ? prediction.intent : null;
     const repair = intent ? REPAIR_INTENT_COMMANDS[intent] : undefined;
     const flowStart = this.flowFromDescription(prediction, input.engine);
-    const nlu = commandsFromNlu({ intent: flowStart ? null : intent, entities: entities.map(toNluEntity) }, input.engine, input.state);
-    const asked = this.askedSlotValue(text, entities, input, repair !== undefined || nlu.some((c) => c.command === 'start flow'));
+    const nlu = commandsFromNlu(
+      { intent: flowStart ? null : intent, entities: entities.map(toNluEntity) },
+      input.engine,
+      input.state,
+    );
+    const asked = this.askedSlotValue(
+      text,
+      entities,
+      input,
+      repair !== undefined || nlu.some((c) => c.command === 'start flow'),
+    );
     return cleanUpCommandsKeepCannotHandle([
       ...(repair && !asked ? [repair] : []),
       ...(flowStart && !asked ? [flowStart] : []),
@@ -103,7 +120,8 @@ export class NluCommandGenerator implements CommandGenerator {
 
   private flowFromDescription(prediction: IntentPrediction, engine: EngineContext): Command | undefined {
     const intent = prediction.intent;
-    if (!intent?.startsWith(FLOW_INTENT_PREFIX) || prediction.confidence < this.thresholds.flowDescription) return undefined;
+    if (!intent?.startsWith(FLOW_INTENT_PREFIX) || prediction.confidence < this.thresholds.flowDescription)
+      return undefined;
     const flowId = intent.slice(FLOW_INTENT_PREFIX.length);
     return engine.flows.has(flowId) ? { command: 'start flow', flow: flowId } : undefined;
   }
@@ -118,7 +136,11 @@ function toNluEntity(entity: ExtractedEntity) {
   };
 }
 
-function parseData(text: string, prediction: IntentPrediction, entities: readonly ExtractedEntity[]): ParseData {
+function parseData(
+  text: string,
+  prediction: IntentPrediction,
+  entities: readonly ExtractedEntity[],
+): ParseData {
   return {
     text,
     intent: { name: prediction.intent, confidence: prediction.confidence },

@@ -42,7 +42,9 @@ describe('built-in dates (reference day Wednesday 2025-12-10)', () => {
   it('reads an ambiguous all-numeric date day-first by default, month-first when configured', () => {
     expect(longest('03/04/2025')?.value).to.equal('2025-04-03');
     const american = new BuiltinEntityExtractor({ dimensions: ['date'], dateOrder: 'MDY' });
-    expect(american.extract('03/04/2025', { referenceDate: REFERENCE_DATE })[0]?.value).to.equal('2025-03-04');
+    expect(american.extract('03/04/2025', { referenceDate: REFERENCE_DATE })[0]?.value).to.equal(
+      '2025-03-04',
+    );
   });
 
   it('rejects dates that do not exist', () => {
@@ -61,7 +63,9 @@ describe('built-in dates (reference day Wednesday 2025-12-10)', () => {
 
   it('accepts a Date as reference and refuses a malformed one', () => {
     expect(longest('tomorrow', REFERENCE_DATE)?.value).to.equal('2025-12-11');
-    expect(dates.extract('tomorrow', { referenceDate: new Date(2025, 11, 31) })[0]?.value).to.equal('2026-01-01');
+    expect(dates.extract('tomorrow', { referenceDate: new Date(2025, 11, 31) })[0]?.value).to.equal(
+      '2026-01-01',
+    );
     expect(() => dates.extract('tomorrow', { referenceDate: '10/12/2025' })).to.throw(EntityError);
   });
 });

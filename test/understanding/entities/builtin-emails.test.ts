@@ -13,7 +13,10 @@ describe('built-in e-mail addresses', () => {
   });
 
   it('finds several addresses', () => {
-    expect(emails.extract('a@b.io, c_d@e-f.org').map((e) => e.value)).to.deep.equal(['a@b.io', 'c_d@e-f.org']);
+    expect(emails.extract('a@b.io, c_d@e-f.org').map((e) => e.value)).to.deep.equal([
+      'a@b.io',
+      'c_d@e-f.org',
+    ]);
   });
 
   it('ignores text that only looks like one', () => {

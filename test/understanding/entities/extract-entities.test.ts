@@ -14,10 +14,16 @@ const data = nlu(`
         - send 50 to [John](person)
         - pay [Mary](person) 20 dollars
         - transfer money to [Bob](person)
-        - give [Alice](person) 100 from [savings](account)
+        - give [Alice](person) 100 from my [savings](account) account
         - use my [checking](account) account
-        - from [credit card](account)
+        - pay it from [credit card](account)
+        - send money to [Ian](person) from my [savings](account) account next week
+        - move 30 from [checking](account) to [Zoe](person) tomorrow
+        - transfer it on friday from my [checking](account) account
         - reference [1234567890](reference)
+        - please send 10 to [Omar](person) today
+        - I want to send money
+        - can I pay someone from my account
     - intent: greet
       examples: |
         - hello
@@ -49,7 +55,8 @@ const candidate = (extractor: ExtractorName, start: number, end: number, entity 
 
 describe('extractEntities', () => {
   const model = trainEntityExtractors(data);
-  const extract = (text: string) => summary(text, extractEntities(text, model, { referenceDate: REFERENCE_DATE }));
+  const extract = (text: string) =>
+    summary(text, extractEntities(text, model, { referenceDate: REFERENCE_DATE }));
 
   it('trains the extractors the data calls for', () => {
     expect(Object.keys(model).sort()).to.deep.equal(['builtins', 'regex', 'synonyms', 'tagger']);
@@ -94,19 +101,27 @@ describe('extractEntities', () => {
       `),
     );
     const [found] = extractEntities(text, model2);
-    expect(found).to.deep.include({ entity: 'account', value: 'savings', processors: ['EntitySynonymMapper'] });
+    expect(found).to.deep.include({
+      entity: 'account',
+      value: 'savings',
+      processors: ['EntitySynonymMapper'],
+    });
     expect(text.slice(found?.start, found?.end)).to.equal('rainy day fund');
   });
 
   it('runs only the requested extractors', () => {
-    const found = extractEntities('pay John $5 from savings', model, { extractors: ['BuiltinEntityExtractor'] });
+    const found = extractEntities('pay John $5 from savings', model, {
+      extractors: ['BuiltinEntityExtractor'],
+    });
     expect(found.map((e) => e.entity)).to.deep.equal(['amount']);
   });
 
   it('can be trained without built-ins', () => {
     const bare = trainEntityExtractors(data, { builtins: false });
     expect(bare.builtins).to.equal(undefined);
-    expect(extractEntities('tomorrow at $5', bare).filter((e) => e.entity === 'date' || e.entity === 'amount')).to.deep.equal([]);
+    expect(
+      extractEntities('tomorrow at $5', bare).filter((e) => e.entity === 'date' || e.entity === 'amount'),
+    ).to.deep.equal([]);
   });
 });
 
@@ -115,17 +130,27 @@ describe('resolveOverlaps', () => {
     const builtin = candidate('BuiltinEntityExtractor', 0, 4);
     const trained = candidate('PerceptronEntityExtractor', 1, 5);
     const regex = candidate('RegexEntityExtractor', 2, 6);
-    expect(resolveOverlaps([builtin, trained, regex]).map((e) => e.extractor)).to.deep.equal(['RegexEntityExtractor']);
-    expect(resolveOverlaps([builtin, trained]).map((e) => e.extractor)).to.deep.equal(['PerceptronEntityExtractor']);
+    expect(resolveOverlaps([builtin, trained, regex]).map((e) => e.extractor)).to.deep.equal([
+      'RegexEntityExtractor',
+    ]);
+    expect(resolveOverlaps([builtin, trained]).map((e) => e.extractor)).to.deep.equal([
+      'PerceptronEntityExtractor',
+    ]);
   });
 
   it('lets a longer built-in span beat a shorter regex span', () => {
-    const kept = resolveOverlaps([candidate('RegexEntityExtractor', 0, 3), candidate('BuiltinEntityExtractor', 0, 8)]);
+    const kept = resolveOverlaps([
+      candidate('RegexEntityExtractor', 0, 3),
+      candidate('BuiltinEntityExtractor', 0, 8),
+    ]);
     expect(kept.map((e) => e.extractor)).to.deep.equal(['BuiltinEntityExtractor']);
   });
 
   it('keeps entities that do not overlap, sorted by position', () => {
-    const kept = resolveOverlaps([candidate('BuiltinEntityExtractor', 5, 7), candidate('RegexEntityExtractor', 0, 3)]);
+    const kept = resolveOverlaps([
+      candidate('BuiltinEntityExtractor', 5, 7),
+      candidate('RegexEntityExtractor', 0, 3),
+    ]);
     expect(kept.map((e) => e.start)).to.deep.equal([0, 5]);
   });
 });

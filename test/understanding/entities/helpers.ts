@@ -2,11 +2,12 @@ import { parse } from 'yaml';
 import type { NluData } from '../../../src/core/domain/nlu-data.js';
 import { nluDataFromDocument } from '../../../src/core/domain/nlu-examples.js';
 import type { ExtractedEntity } from '../../../src/understanding/nlu/entities/index.js';
-import { dedent } from '../../support/inline-assistant.js';
 
-/** NLU training data from an inline `nlu.yml` document. */
+/** NLU training data from an inline `nlu.yml` document (indented as the test file likes). */
 export function nlu(yaml: string): NluData {
-  return nluDataFromDocument(parse(dedent(yaml)));
+  const lines = yaml.split('\n').filter((line) => line.trim() !== '');
+  const indent = Math.min(...lines.map((line) => line.length - line.trimStart().length));
+  return nluDataFromDocument(parse(lines.map((line) => line.slice(indent)).join('\n')));
 }
 
 /** The parts of entities a test usually compares: name, value and the text they cover. */

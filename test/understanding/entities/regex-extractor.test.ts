@@ -76,7 +76,9 @@ describe('RegexEntityExtractor', () => {
   });
 
   it('lists patterns that do not compile instead of throwing', () => {
-    const broken = new RegexEntityExtractor({ tables: [{ name: 'x', kind: 'regex', patterns: ['(unclosed', 'ok'] }] });
+    const broken = new RegexEntityExtractor({
+      tables: [{ name: 'x', kind: 'regex', patterns: ['(unclosed', 'ok'] }],
+    });
     expect(broken.invalidPatterns).to.deep.equal([{ name: 'x', pattern: '(unclosed' }]);
     expect(broken.extract('ok then').map((e) => e.value)).to.deep.equal(['ok']);
   });

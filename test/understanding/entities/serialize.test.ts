@@ -25,7 +25,9 @@ const data = nlu(`
 `);
 
 describe('entity model serialisation', () => {
-  const model = trainEntityExtractors(data, { builtins: { dimensions: ['date', 'amount'], dateOrder: 'MDY' } });
+  const model = trainEntityExtractors(data, {
+    builtins: { dimensions: ['date', 'amount'], dateOrder: 'MDY' },
+  });
   const texts = ['fly from Berlin to NYC on 03/04/2026', 'ticket CD-9876 for $40', 'from Oslo to Rome'];
 
   it('survives a JSON round trip with identical extractions', () => {
@@ -54,7 +56,9 @@ describe('entity model serialisation', () => {
       'not a model',
     ];
     for (const json of bad) {
-      expect(() => deserializeEntityModel(json)).to.throw(EntityError).with.property('code', 'NLU_BAD_MODEL');
+      expect(() => deserializeEntityModel(json))
+        .to.throw(EntityError)
+        .with.property('code', 'NLU_BAD_MODEL');
     }
     expect(() => deserializeEntityModel({ ...good, version: 2 })).to.throw(/model\.version/);
   });

@@ -93,7 +93,9 @@ describe('PerceptronEntityExtractor', () => {
       data.intents.flatMap((intent) => intent.examples),
       { patterns: [{ name: 'pizza', kind: 'lookup', patterns: data.lookups[0]?.examples ?? [] }] },
     );
-    expect((lookupTagger?.extract('I want a capricciosa') ?? []).map((e) => e.value)).to.deep.equal(['capricciosa']);
+    expect((lookupTagger?.extract('I want a capricciosa') ?? []).map((e) => e.value)).to.deep.equal([
+      'capricciosa',
+    ]);
   });
 
   it('is absent when no example is annotated', () => {

@@ -93,7 +93,8 @@ export function forward(
   for (let nz = 0; nz < indices.length; nz += 1) {
     const value = values[nz] as number;
     const base = (indices[nz] as number) * size;
-    for (let j = 0; j < size; j += 1) hidden[j] = (hidden[j] as number) + value * (inputWeights[base + j] as number);
+    for (let j = 0; j < size; j += 1)
+      hidden[j] = (hidden[j] as number) + value * (inputWeights[base + j] as number);
   }
   const keep = 1 - dropout;
   for (let j = 0; j < size; j += 1) {
@@ -106,7 +107,8 @@ export function forward(
     const activation = hidden[j] as number;
     if (activation === 0) continue;
     const base = j * classes;
-    for (let c = 0; c < classes; c += 1) scores[c] = (scores[c] as number) + activation * (outputWeights[base + c] as number);
+    for (let c = 0; c < classes; c += 1)
+      scores[c] = (scores[c] as number) + activation * (outputWeights[base + c] as number);
   }
 }
 
@@ -135,8 +137,10 @@ function backward(
     }
     hiddenGradient[j] = sum * (mask[j] as number);
   }
-  for (let c = 0; c < classes; c += 1) outputBias[c] = (outputBias[c] as number) - rate * (scores[c] as number);
-  for (let j = 0; j < size; j += 1) hiddenBias[j] = (hiddenBias[j] as number) - rate * (hiddenGradient[j] as number);
+  for (let c = 0; c < classes; c += 1)
+    outputBias[c] = (outputBias[c] as number) - rate * (scores[c] as number);
+  for (let j = 0; j < size; j += 1)
+    hiddenBias[j] = (hiddenBias[j] as number) - rate * (hiddenGradient[j] as number);
   for (let nz = 0; nz < indices.length; nz += 1) {
     const value = rate * (values[nz] as number);
     const base = (indices[nz] as number) * size;

@@ -63,4 +63,3 @@ export function charGrams(padded: string, minNgram: number, maxNgram: number): s
   }
   return grams;
 }
-

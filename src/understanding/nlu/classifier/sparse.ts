@@ -44,7 +44,8 @@ export function addProduct(
   for (let nz = 0; nz < indices.length; nz += 1) {
     const value = values[nz] as number;
     const base = (indices[nz] as number) * classes;
-    for (let c = 0; c < classes; c += 1) scores[c] = (scores[c] as number) + value * (weights[base + c] as number);
+    for (let c = 0; c < classes; c += 1)
+      scores[c] = (scores[c] as number) + value * (weights[base + c] as number);
   }
 }
 

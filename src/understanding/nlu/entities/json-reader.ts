@@ -12,9 +12,8 @@ export class JsonReader {
   }
 
   field(name: string): JsonReader {
-    if (typeof this.value !== 'object' || this.value === null || Array.isArray(this.value))
-      this.fail('an object');
-    return new JsonReader((this.value as Record<string, unknown>)[name], `${this.path}.${name}`);
+    const object = this.object();
+    return new JsonReader(Object.hasOwn(object, name) ? object[name] : undefined, `${this.path}.${name}`);
   }
 
   isNull(): boolean {
@@ -43,17 +42,20 @@ export class JsonReader {
   }
 
   array<T>(read: (item: JsonReader) => T): T[] {
-    if (!Array.isArray(this.value)) this.fail('an array');
-    return (this.value as unknown[]).map((item, index) =>
-      read(new JsonReader(item, `${this.path}[${index}]`)),
-    );
+    const value: unknown = this.value;
+    if (!Array.isArray(value)) return this.fail('an array');
+    return value.map((item, index) => read(new JsonReader(item, `${this.path}[${index}]`)));
   }
 
   stringRecord(): Record<string, string> {
-    if (typeof this.value !== 'object' || this.value === null || Array.isArray(this.value))
-      this.fail('an object');
-    return Object.fromEntries(
-      Object.keys(this.value as object).map((key) => [key, this.field(key).string()]),
-    );
+    return Object.fromEntries(Object.keys(this.object()).map((key) => [key, this.field(key).string()]));
   }
+
+  private object(): Record<string, unknown> {
+    return isObject(this.value) ? this.value : this.fail('an object');
+  }
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

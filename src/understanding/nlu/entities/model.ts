@@ -19,7 +19,7 @@ export interface EntityModel {
 export interface TrainEntityOptions extends PatternOptions {
   /** tagger training seed; default 1 (same data + seed = same model) */
   readonly seed?: number;
-  /** tagger training epochs; default 15 */
+  /** tagger training epochs; default 20 */
   readonly epochs?: number;
   /** built-in extraction settings, or false to switch built-ins off; default all dimensions, DMY */
   readonly builtins?: BuiltinOptions | false;

@@ -1,106 +1,30 @@
 import { words } from './normalise.js';
 
 /** Phrases (normalised: lower case, no apostrophes) that clearly answer a yes/no question. */
-const YES = [
-  'yes',
-  'y',
-  'ya',
-  'yeah',
-  'yea',
-  'yep',
-  'yup',
-  'yas',
-  'sure',
-  'sure thing',
-  'of course',
-  'ofc',
-  'correct',
-  'thats correct',
-  'that is correct',
-  'thats right',
-  'that is right',
-  'right',
-  'exactly',
-  'absolutely',
-  'definitely',
-  'certainly',
-  'indeed',
-  'affirmative',
-  'true',
-  'ok',
-  'okay',
-  'alright',
-  'all right',
-  'fine',
-  'thats fine',
-  'sounds good',
-  'go ahead',
-  'do it',
-  'please do',
-  'i do',
-  'it is',
-  'i am',
-  'i agree',
-  'agreed',
-  'why not',
-  'for sure',
-  'confirm',
-  'confirmed',
-  'i confirm',
-  'yes i do',
-  'thats it',
-  'si',
-];
-const NO = [
-  'no',
-  'n',
-  'nope',
-  'nah',
-  'no way',
-  'not really',
-  'not at all',
-  'never',
-  'negative',
-  'false',
-  'incorrect',
-  'wrong',
-  'thats wrong',
-  'that is wrong',
-  'thats not right',
-  'that is not right',
-  'thats not correct',
-  'not correct',
-  'i dont',
-  'i do not',
-  'it is not',
-  'its not',
-  'it isnt',
-  'i am not',
-  'im not',
-  'dont',
-  'do not',
-  'definitely not',
-  'absolutely not',
-  'of course not',
-  'certainly not',
-  'i disagree',
-  'nay',
-];
+const YES = phrases(`
+  yes, y, ya, yeah, yea, yep, yup, yas, sure, sure thing, of course, ofc, correct, thats correct,
+  that is correct, thats right, that is right, right, exactly, absolutely, definitely, certainly,
+  indeed, affirmative, true, ok, okay, alright, all right, fine, thats fine, sounds good,
+  go ahead, do it, please do, i do, it is, i am, i agree, agreed, why not, for sure, confirm,
+  confirmed, i confirm, yes i do, thats it, si, 1
+`);
+const NO = phrases(`
+  no, n, nope, nah, no way, not really, not at all, never, negative, false, incorrect, wrong,
+  thats wrong, that is wrong, thats not right, that is not right, thats not correct, not correct,
+  i dont, i do not, it is not, its not, it isnt, i am not, im not, dont, do not, definitely not,
+  absolutely not, of course not, certainly not, i disagree, nay, 0
+`);
 /** Politeness and hesitation that may surround the answer without changing it. */
-const FILLER = [
-  'please',
-  'thanks',
-  'thank you',
-  'thx',
-  'ty',
-  'well',
-  'so',
-  'oh',
-  'uh',
-  'um',
-  'hmm',
-  'i think',
-];
+const FILLER = phrases(`
+  please, thanks, thank you, thx, ty, well, so, oh, uh, um, hmm, i think
+`);
+
+function phrases(list: string): string[] {
+  return list
+    .split(',')
+    .map((phrase) => phrase.trim())
+    .filter((phrase) => phrase !== '');
+}
 
 type Polarity = 'yes' | 'no' | 'filler';
 

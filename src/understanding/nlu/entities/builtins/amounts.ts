@@ -16,22 +16,17 @@ const SYMBOLS: Readonly<Record<string, string>> = {
   '¥': 'JPY',
   '₹': 'INR',
 };
-const WORDS: Readonly<Record<string, string>> = {
-  dollar: 'USD',
-  dollars: 'USD',
-  buck: 'USD',
-  bucks: 'USD',
-  euro: 'EUR',
-  euros: 'EUR',
-  pound: 'GBP',
-  pounds: 'GBP',
-  quid: 'GBP',
-  yen: 'JPY',
-  rupee: 'INR',
-  rupees: 'INR',
-  franc: 'CHF',
-  francs: 'CHF',
-};
+/** currency words, by the code they stand for */
+const WORDS: ReadonlyMap<string, string> = new Map(
+  Object.entries({
+    USD: 'dollar dollars buck bucks',
+    EUR: 'euro euros',
+    GBP: 'pound pounds quid',
+    JPY: 'yen',
+    INR: 'rupee rupees',
+    CHF: 'franc francs',
+  }).flatMap(([code, words]) => words.split(' ').map((word) => [word, code] as const)),
+);
 const CODES = [
   'USD',
   'EUR',
@@ -52,7 +47,7 @@ const CODES = [
 const CODE = CODES.join('|');
 const PREFIX = new RegExp(`(?:([$€£¥₹])|(?<![\\p{L}])(${CODE}))\\s?$`, 'iu');
 const SUFFIX = new RegExp(
-  `^(?:\\s?([$€£¥₹])|\\s*(${CODE}|${Object.keys(WORDS).join('|')})(?![\\p{L}\\p{N}]))`,
+  `^(?:\\s?([$€£¥₹])|\\s*(${CODE}|${[...WORDS.keys()].join('|')})(?![\\p{L}\\p{N}]))`,
   'iu',
 );
 
@@ -74,5 +69,5 @@ export function findAmounts(text: string, numbers: readonly NumberMatch[]): Amou
 }
 
 function currencyOf(mark: string): string {
-  return SYMBOLS[mark] ?? WORDS[mark.toLowerCase()] ?? mark.toUpperCase();
+  return SYMBOLS[mark] ?? WORDS.get(mark.toLowerCase()) ?? mark.toUpperCase();
 }

@@ -13,28 +13,8 @@ const SCALE_AFTER = /^\s+(hundred|thousand|million|billion)(?![\p{L}\p{N}])/iu;
 const WORD = /\p{L}+/gu;
 /** Words after which a lone "one" is a pronoun ("the savings one", "which one"), not a number. */
 const DETERMINERS = new Set([
-  'the',
-  'that',
-  'this',
-  'these',
-  'those',
-  'which',
-  'each',
-  'every',
-  'any',
-  'another',
-  'other',
-  'no',
-  'some',
-  'either',
-  'neither',
-  'whichever',
-  'last',
-  'first',
-  'next',
-  'same',
-  'right',
-  'wrong',
+  ...'the that this these those which each every any another other no some'.split(' '),
+  ...'either neither whichever last first next same right wrong'.split(' '),
 ]);
 
 /** Numbers written with digits ("1,200.50", "2 million") or in English words ("twenty five", "fifty"). */

@@ -20,11 +20,11 @@ export interface TaggerJson {
 }
 
 export interface TaggerTrainingOptions extends PatternOptions {
-  /** default 15 */
+  /** default 20 */
   readonly epochs?: number;
   /** default 1 */
   readonly seed?: number;
-  /** share of training visits in which a token's own word form is hidden; default 0.25 */
+  /** share of training visits in which a token's own word form is hidden; default 0.15 */
   readonly dropout?: number;
   readonly patterns?: readonly PatternTable[];
 }
@@ -63,9 +63,9 @@ export class PerceptronEntityExtractor {
     });
     const model = trainPerceptron(sequences, {
       numTags: tagCount(labels.length),
-      epochs: options.epochs ?? 15,
+      epochs: options.epochs ?? 20,
       seed: options.seed ?? 1,
-      dropout: options.dropout ?? 0.25,
+      dropout: options.dropout ?? 0.15,
       droppable: isWordFormFeature,
     });
     return new PerceptronEntityExtractor({ labels, patterns, model });

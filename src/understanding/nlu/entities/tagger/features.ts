@@ -6,16 +6,17 @@ import type { Token } from '../tokens.js';
  * the neighbouring words, and the regex / lookup tables whose matches cover it.
  */
 export function sequenceFeatures(tokens: readonly Token[], matches: readonly PatternMatch[]): string[][] {
+  const shapes = tokens.map((token) => shape(token.text));
   return tokens.map((token, index) => [
-    ...ownFeatures(token),
-    ...contextFeatures(tokens, index),
+    ...ownFeatures(token, shapes[index] ?? ''),
+    ...contextFeatures(tokens, shapes, index),
     ...patternFeatures(token, matches),
   ]);
 }
 
-function ownFeatures(token: Token): string[] {
+function ownFeatures(token: Token, tokenShape: string): string[] {
   const word = token.lower;
-  const features = ['bias', `w=${word}`, `sh=${shape(token.text)}`];
+  const features = ['bias', `w=${word}`, `sh=${tokenShape}`];
   for (const n of [1, 2, 3]) {
     if (word.length <= n) continue;
     features.push(`p${n}=${word.slice(0, n)}`, `s${n}=${word.slice(-n)}`);
@@ -27,7 +28,7 @@ function ownFeatures(token: Token): string[] {
   return features;
 }
 
-function contextFeatures(tokens: readonly Token[], index: number): string[] {
+function contextFeatures(tokens: readonly Token[], shapes: readonly string[], index: number): string[] {
   const at = (offset: number): string => {
     const token = tokens[index + offset];
     if (token) return token.lower;
@@ -40,8 +41,8 @@ function contextFeatures(tokens: readonly Token[], index: number): string[] {
     `w+2=${at(2)}`,
     `w-1,w=${at(-1)}|${at(0)}`,
     `w,w+1=${at(0)}|${at(1)}`,
-    `sh-1=${tokens[index - 1] ? shape(tokens[index - 1]?.text ?? '') : '<s>'}`,
-    `sh+1=${tokens[index + 1] ? shape(tokens[index + 1]?.text ?? '') : '</s>'}`,
+    `sh-1=${shapes[index - 1] ?? '<s>'}`,
+    `sh+1=${shapes[index + 1] ?? '</s>'}`,
   ];
 }
 
@@ -57,12 +58,11 @@ function patternFeatures(token: Token, matches: readonly PatternMatch[]): string
 
 /** `Hello` -> `Xx`, `2025` -> `d`, `e-mail` -> `x-x`: runs of the same character class collapsed. */
 export function shape(text: string): string {
-  let result = '';
-  for (const char of text) {
-    const kind = /\p{Lu}/u.test(char) ? 'X' : /\p{L}/u.test(char) ? 'x' : /\p{N}/u.test(char) ? 'd' : char;
-    if (!result.endsWith(kind)) result += kind;
-  }
-  return result.slice(0, 8);
+  return text
+    .replace(/\p{Lu}+/gu, 'X')
+    .replace(/[\p{Ll}\p{Lt}\p{Lm}\p{Lo}\p{M}]+/gu, 'x')
+    .replace(/\p{N}+/gu, 'd')
+    .slice(0, 8);
 }
 
 /** Features of the token's own spelling, hidden at random in training (see `dropout`). */

@@ -1,5 +1,5 @@
-import { transitionAllowed } from './labels.js';
-import { tagMarginals } from './marginals.js';
+import { chainTables, constrainedTransitions, marginals, viterbi } from './inference.js';
+import type { ChainTables } from './inference.js';
 
 /** Weights of a linear-chain tagger, as stored in a model (rows of `numTags` numbers). */
 export interface PerceptronJson {
@@ -23,6 +23,8 @@ export class LinearChainModel {
   private readonly featureIndex: ReadonlyMap<string, number>;
   readonly weights: Float64Array;
   readonly transitions: Float64Array;
+  /** derived from `transitions` on the first decode; decode is only used once training is over */
+  private tables: ChainTables | undefined;
 
   constructor(options: {
     numTags: number;
@@ -58,25 +60,26 @@ export class LinearChainModel {
     return sequence.map((ids) => {
       const scores = new Float64Array(this.numTags);
       for (const id of ids)
-        for (let tag = 0; tag < this.numTags; tag++) scores[tag]! += this.weights[id * this.numTags + tag]!;
+        for (let tag = 0; tag < this.numTags; tag++)
+          scores[tag] = (scores[tag] ?? 0) + (this.weights[id * this.numTags + tag] ?? 0);
       return scores;
     });
   }
 
-  transition(previous: number | undefined, next: number): number {
-    const row = previous ?? this.numTags;
-    return this.transitions[row * this.numTags + next] ?? 0;
-  }
-
   bestTags(sequence: readonly (readonly number[])[]): number[] {
-    return viterbi(this.emissions(sequence), this);
+    return viterbi(
+      this.emissions(sequence),
+      constrainedTransitions(this.transitions, this.numTags),
+      this.numTags,
+    );
   }
 
   decode(sequence: readonly (readonly number[])[]): Decoded {
     const emissions = this.emissions(sequence);
-    const tags = viterbi(emissions, this);
-    const marginals = tagMarginals(emissions, this);
-    return { tags, confidences: tags.map((tag, index) => marginals[index]?.[tag] ?? 0) };
+    this.tables ??= chainTables(this.transitions, this.numTags);
+    const tags = viterbi(emissions, this.tables.transitions, this.numTags);
+    const probabilities = marginals(emissions, this.tables);
+    return { tags, confidences: tags.map((tag, index) => probabilities[index]?.[tag] ?? 0) };
   }
 
   toJSON(): PerceptronJson {
@@ -95,45 +98,6 @@ export class LinearChainModel {
       transitions: Array.from(this.transitions, round),
     };
   }
-}
-
-function viterbi(emissions: readonly Float64Array[], model: LinearChainModel): number[] {
-  const tags = model.numTags;
-  const back: Int32Array[] = [];
-  let scores = new Float64Array(tags);
-  emissions.forEach((emission, index) => {
-    const next = new Float64Array(tags).fill(-Infinity);
-    const pointers = new Int32Array(tags).fill(-1);
-    for (let tag = 0; tag < tags; tag++) {
-      const previousTags = index === 0 ? [undefined] : [...Array(tags).keys()];
-      for (const previous of previousTags) {
-        if (!transitionAllowed(previous, tag)) continue;
-        const base = previous === undefined ? 0 : (scores[previous] ?? -Infinity);
-        const score = base + model.transition(previous, tag) + (emission[tag] ?? 0);
-        if (score > (next[tag] ?? -Infinity)) {
-          next[tag] = score;
-          pointers[tag] = previous ?? -1;
-        }
-      }
-    }
-    back.push(pointers);
-    scores = next;
-  });
-  return backtrack(scores, back);
-}
-
-function backtrack(scores: Float64Array, back: readonly Int32Array[]): number[] {
-  if (back.length === 0) return [];
-  let best = 0;
-  scores.forEach((score, tag) => {
-    if (score > (scores[best] ?? -Infinity)) best = tag;
-  });
-  const path = [best];
-  for (let index = back.length - 1; index > 0; index--) {
-    best = back[index]?.[best] ?? 0;
-    path.unshift(best);
-  }
-  return path;
 }
 
 function round(weight: number): number {

@@ -1,0 +1,42 @@
+import type { Assistant } from '../core/assistant.js';
+import type { CommandGenerator } from '../core/ports.js';
+import type { Logger } from '../runtime/logger.js';
+import { PayloadCommandGenerator } from '../understanding/direct-payloads.js';
+import { resolveLlmConfig } from '../understanding/llm/config.js';
+import { createLlmCommandGenerator } from '../understanding/llm/llm-command-generator.js';
+import { NluCommandGenerator } from '../understanding/nlu/nlu-command-generator.js';
+import { nluInterpreter, trainNlu } from '../understanding/nlu/pipeline.js';
+import type { TrainedNlu } from '../understanding/nlu/pipeline.js';
+
+export type UnderstandingChoice =
+  | { readonly ok: true; readonly generator: CommandGenerator; readonly kind: 'llm' | 'nlu' | 'payloads' }
+  | { readonly ok: false; readonly message: string };
+
+/**
+ * Picks the assistant's understanding: the LLM command generator its config.yml names (configured
+ * through model_groups), or else Parley's offline NLU pipeline. `llmOptional` (e2e runs with a command
+ * oracle) falls back to payload-only understanding when the LLM is named but not configured.
+ */
+export function chooseUnderstanding(
+  assistant: Assistant,
+  options: { logger: Logger; llmOptional?: boolean; trained?: TrainedNlu; today?: () => Date },
+): UnderstandingChoice {
+  const llm = resolveLlmConfig(assistant);
+  if (!llm.ok) {
+    if (!options.llmOptional) return { ok: false, message: llm.error.message };
+    options.logger.warn(
+      { reason: llm.error.message },
+      'LLM not configured: only direct payloads are understood',
+    );
+    return { ok: true, generator: new PayloadCommandGenerator(), kind: 'payloads' };
+  }
+  if (llm.config)
+    return {
+      ok: true,
+      generator: createLlmCommandGenerator(llm.config, { logger: options.logger }),
+      kind: 'llm',
+    };
+  const trained = options.trained ?? trainNlu(assistant);
+  const interpreter = nluInterpreter(trained, options.today ?? (() => new Date()));
+  return { ok: true, generator: new NluCommandGenerator({ interpreter }), kind: 'nlu' };
+}

@@ -1,0 +1,47 @@
+/** Temperature scaling: the T that minimises the held-out negative log-likelihood of softmax(z / T). */
+
+const LOW = Math.log(0.01);
+const HIGH = Math.log(100);
+const STEPS = 60;
+const GOLDEN = (Math.sqrt(5) - 1) / 2;
+
+/** `logits` holds one row of `classes` scores per held-out example. */
+export function fitTemperature(logits: Float64Array, labels: Int32Array, classes: number): number {
+  if (labels.length === 0) return 1;
+  let low = LOW;
+  let high = HIGH;
+  let left = high - GOLDEN * (high - low);
+  let right = low + GOLDEN * (high - low);
+  let leftLoss = negativeLogLikelihood(logits, labels, classes, Math.exp(left));
+  let rightLoss = negativeLogLikelihood(logits, labels, classes, Math.exp(right));
+  for (let step = 0; step < STEPS; step += 1) {
+    if (leftLoss < rightLoss) {
+      [high, right, rightLoss] = [right, left, leftLoss];
+      left = high - GOLDEN * (high - low);
+      leftLoss = negativeLogLikelihood(logits, labels, classes, Math.exp(left));
+    } else {
+      [low, left, leftLoss] = [left, right, rightLoss];
+      right = low + GOLDEN * (high - low);
+      rightLoss = negativeLogLikelihood(logits, labels, classes, Math.exp(right));
+    }
+  }
+  return Math.exp((low + high) / 2);
+}
+
+export function negativeLogLikelihood(
+  logits: Float64Array,
+  labels: Int32Array,
+  classes: number,
+  temperature: number,
+): number {
+  let total = 0;
+  for (let row = 0; row < labels.length; row += 1) {
+    const base = row * classes;
+    let max = -Infinity;
+    for (let c = 0; c < classes; c += 1) max = Math.max(max, (logits[base + c] as number) / temperature);
+    let sum = 0;
+    for (let c = 0; c < classes; c += 1) sum += Math.exp((logits[base + c] as number) / temperature - max);
+    total += max + Math.log(sum) - (logits[base + (labels[row] as number)] as number) / temperature;
+  }
+  return total / labels.length;
+}

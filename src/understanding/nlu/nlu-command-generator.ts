@@ -81,8 +81,10 @@ export class NluCommandGenerator implements CommandGenerator {
     const intent = confident ? prediction.intent : null;
     const repair = intent ? REPAIR_INTENT_COMMANDS[intent] : undefined;
     const flowStart = this.flowFromDescription(prediction, input.engine);
+    // Parley's own intents (repair, flow descriptions) are not domain intents: only entities go to the adapter.
+    const domainIntent = repair || intent?.startsWith(FLOW_INTENT_PREFIX) ? null : intent;
     const nlu = commandsFromNlu(
-      { intent: flowStart ? null : intent, entities: entities.map(toNluEntity) },
+      { intent: domainIntent, entities: entities.map(toNluEntity) },
       input.engine,
       input.state,
     );
@@ -90,7 +92,10 @@ export class NluCommandGenerator implements CommandGenerator {
       text,
       entities,
       input,
-      repair !== undefined || nlu.some((c) => c.command === 'start flow'),
+      // a repair, a new flow, or values for other slots (a correction): not an answer to the question
+      repair !== undefined ||
+        flowStart !== undefined ||
+        nlu.some((c) => c.command === 'start flow' || c.command === 'set slot'),
     );
     return cleanUpCommandsKeepCannotHandle([
       ...(repair && !asked ? [repair] : []),

@@ -1,6 +1,7 @@
 import { cleanUpCommandsKeepCannotHandle } from './command-choice.js';
 import type { Command } from '../../core/commands/types.js';
 import { activeCollectSlot } from '../../core/commands/cleanup.js';
+import type { Slot } from '../../core/domain/types.js';
 import type { EngineContext } from '../../core/engine-context.js';
 import type { TrackerState } from '../../core/events/tracker-state.js';
 import type { ParseData } from '../../core/events/types.js';
@@ -83,22 +84,30 @@ export class NluCommandGenerator implements CommandGenerator {
     const flowStart = this.flowFromDescription(prediction, input.engine);
     // Parley's own intents (repair, flow descriptions) are not domain intents: only entities go to the adapter.
     const domainIntent = repair || intent?.startsWith(FLOW_INTENT_PREFIX) ? null : intent;
+    const askedName = activeCollectSlot(input.state.stack);
     const nlu = commandsFromNlu(
       { intent: domainIntent, entities: entities.map(toNluEntity) },
       input.engine,
       input.state,
+    ).filter(
+      // an intent-mapped value (affirm → true) only answers the slot being asked; entity values may prefill or correct
+      (command) =>
+        command.command !== 'set slot' ||
+        command.name === askedName ||
+        entityBacked(command.name, entities, input.engine),
     );
     const asked = this.askedSlotValue(
       text,
       entities,
-      input,
+      { ...input, intent: domainIntent },
       // a repair, a new flow, or values for other slots (a correction): not an answer to the question
       repair !== undefined ||
         flowStart !== undefined ||
-        nlu.some((c) => c.command === 'start flow' || c.command === 'set slot'),
+        nlu.some((c) => c.command === 'start flow' || (c.command === 'set slot' && c.name !== askedName)),
     );
+    // A repair (cancel, out of scope, ...) stands alone: slot values it mentions are not meant as answers.
+    if (repair && !asked) return [repair];
     return cleanUpCommandsKeepCannotHandle([
-      ...(repair && !asked ? [repair] : []),
       ...(flowStart && !asked ? [flowStart] : []),
       ...(asked ? [asked] : []),
       ...nlu.filter((command) => !(asked && command.command === 'set slot' && command.name === asked.name)),
@@ -109,13 +118,13 @@ export class NluCommandGenerator implements CommandGenerator {
   private askedSlotValue(
     text: string,
     entities: readonly ExtractedEntity[],
-    input: { state: TrackerState; engine: EngineContext },
+    input: { state: TrackerState; engine: EngineContext; intent: string | null },
     meansSomethingElse: boolean,
   ): Extract<Command, { command: 'set slot' }> | undefined {
     const name = activeCollectSlot(input.state.stack);
     const slot = name ? input.engine.domain.slots.get(name) : undefined;
     if (!slot) return undefined;
-    const value = valueForSlot(slot, text, entities);
+    const value = valueForSlot(slot, text, entities) ?? yesNoFromIntent(slot, input.intent, input.engine);
     // A message that confidently means something else only answers through an entity it contains.
     if (!value || (meansSomethingElse && value.source === 'text')) return undefined;
     // Parley's offline understanding stands in for the LLM on from_llm slots, so Rasa's mapping rules keep the value.
@@ -159,4 +168,43 @@ function error(text: string, errorType: string, info?: Record<string, unknown>):
     commands: [{ command: 'error', error_type: errorType, ...(info ? { info } : {}) }],
     parseData: { text, intent: { name: null, confidence: 0 }, entities: [] },
   };
+}
+
+/** Whether an extracted entity fills the slot through one of its from_entity mappings. */
+function entityBacked(
+  slotName: string,
+  entities: readonly ExtractedEntity[],
+  engine: EngineContext,
+): boolean {
+  const slot = engine.domain.slots.get(slotName);
+  return (
+    slot?.mappings.some(
+      (mapping) =>
+        mapping.type === 'from_entity' && entities.some((entity) => entity.entity === mapping.entity),
+    ) ?? false
+  );
+}
+
+/**
+ * A yes/no question answered in other words ("yes, let's continue"): the project's own from_intent
+ * mappings say which intents mean true and which mean false (affirm → true, deny → false).
+ */
+function yesNoFromIntent(
+  slot: Slot,
+  intent: string | null,
+  engine: EngineContext,
+): { value: unknown; source: 'text' } | undefined {
+  if (slot.type !== 'bool' || intent === null) return undefined;
+  for (const candidate of engine.domain.slots.values()) {
+    for (const mapping of candidate.mappings) {
+      if (
+        mapping.type === 'from_intent' &&
+        typeof mapping.value === 'boolean' &&
+        mapping.intent.includes(intent)
+      ) {
+        return { value: mapping.value, source: 'text' };
+      }
+    }
+  }
+  return undefined;
 }

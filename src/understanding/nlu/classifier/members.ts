@@ -40,12 +40,10 @@ export function trainMember(options: MemberOptions, set: TrainingSet, random: Ra
 export class ScoringBuffers {
   readonly scores: Float64Array;
   readonly hidden: Float64Array;
-  readonly mask: Float64Array;
 
   constructor(classes: number, hidden: number) {
     this.scores = new Float64Array(classes);
     this.hidden = new Float64Array(hidden);
-    this.mask = new Float64Array(hidden);
   }
 }
 
@@ -57,7 +55,7 @@ export function memberLogits(member: TrainedMember, vector: SparseVector, buffer
       addProduct(member.model.weights, member.model.classes, vector.indices, vector.values, buffers.scores);
       return;
     case 'mlp':
-      forward(member.model, vector.indices, vector.values, buffers, 0);
+      forward(member.model, vector.indices, vector.values, buffers);
       return;
     default:
       assertNever(member, 'ensemble member');

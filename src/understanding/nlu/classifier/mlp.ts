@@ -1,6 +1,6 @@
 import { softmaxInPlace } from './linear.js';
 import type { Random } from './random.js';
-import { gaussian, permutation } from './random.js';
+import { permutation } from './random.js';
 import type { SparseMatrix } from './sparse.js';
 
 /** One hidden ReLU layer over the sparse TF-IDF input; W1 is feature-major, W2 hidden-major. */
@@ -23,6 +23,10 @@ export interface MlpTraining {
   readonly initScale: number;
 }
 
+/**
+ * Plain SGD on the softmax loss with dropout on the hidden layer. Only the units kept by dropout are
+ * computed, and only the units with a gradient are updated, which makes a step about 3x cheaper.
+ */
 export function trainMlp(
   data: SparseMatrix,
   labels: Int32Array,
@@ -32,63 +36,142 @@ export function trainMlp(
   random: Random,
 ): MlpModel {
   const model = initialModel(features, classes, training, random);
-  const buffers = new Buffers(training.hidden, classes);
+  const step = new TrainingStep(model, training.dropout);
   const total = training.epochs * data.rows;
-  let step = 0;
+  let done = 0;
   for (let epoch = 0; epoch < training.epochs; epoch += 1) {
     for (const row of permutation(data.rows, random)) {
-      const rate = training.learningRate * (1 - step / total);
       const start = data.offsets[row] as number;
       const end = data.offsets[row + 1] as number;
-      const input = { indices: data.indices.subarray(start, end), values: data.values.subarray(start, end) };
-      forward(model, input.indices, input.values, buffers, training.dropout, random);
-      backward(model, input.indices, input.values, labels[row] as number, buffers, rate);
-      step += 1;
+      const indices = data.indices.subarray(start, end);
+      const values = data.values.subarray(start, end);
+      step.run(indices, values, labels[row] as number, training.learningRate * (1 - done / total), random);
+      done += 1;
     }
   }
   return model;
 }
 
+/** Uniform initial weights with the given standard deviations (input layer) and Glorot (output layer). */
 function initialModel(features: number, classes: number, training: MlpTraining, random: Random): MlpModel {
   const { hidden, initScale } = training;
-  const inputWeights = Float32Array.from({ length: features * hidden }, () => gaussian(random) * initScale);
-  const outputScale = Math.sqrt(2 / (hidden + classes));
-  const outputWeights = Float32Array.from({ length: hidden * classes }, () => gaussian(random) * outputScale);
   return {
     features,
     hidden,
     classes,
-    inputWeights,
+    inputWeights: uniformWeights(features * hidden, initScale, random),
     hiddenBias: new Float32Array(hidden),
-    outputWeights,
+    outputWeights: uniformWeights(hidden * classes, Math.sqrt(2 / (hidden + classes)), random),
     outputBias: new Float32Array(classes),
   };
 }
 
-class Buffers {
-  readonly hidden: Float64Array;
-  readonly mask: Float64Array;
-  readonly scores: Float64Array;
-  readonly hiddenGradient: Float64Array;
-  constructor(hidden: number, classes: number) {
-    this.hidden = new Float64Array(hidden);
-    this.mask = new Float64Array(hidden);
-    this.scores = new Float64Array(classes);
-    this.hiddenGradient = new Float64Array(hidden);
+function uniformWeights(length: number, deviation: number, random: Random): Float32Array {
+  const weights = new Float32Array(length);
+  const range = deviation * Math.sqrt(3);
+  for (let at = 0; at < length; at += 1) weights[at] = (2 * random.next() - 1) * range;
+  return weights;
+}
+
+/** One SGD step over the units that dropout keeps; buffers are allocated once per training run. */
+class TrainingStep {
+  private readonly units: Int32Array;
+  private readonly activations: Float64Array;
+  private readonly gradients: Float64Array;
+  private readonly scores: Float64Array;
+
+  constructor(
+    private readonly model: MlpModel,
+    private readonly dropout: number,
+  ) {
+    this.units = new Int32Array(model.hidden);
+    this.activations = new Float64Array(model.hidden);
+    this.gradients = new Float64Array(model.hidden);
+    this.scores = new Float64Array(model.classes);
+  }
+
+  run(indices: Int32Array, values: Float32Array, label: number, rate: number, random: Random): void {
+    const count = this.forward(indices, values, random);
+    this.backward(indices, values, label, rate, count);
+  }
+
+  /** Activations of the kept, positive units (compacted into `units`); returns how many. */
+  private forward(indices: Int32Array, values: Float32Array, random: Random): number {
+    const { hidden, classes, inputWeights, hiddenBias, outputWeights } = this.model;
+    const { units, activations, scores } = this;
+    const keep = 1 - this.dropout;
+    let kept = 0;
+    for (let j = 0; j < hidden; j += 1) {
+      if (random.next() >= keep) continue;
+      units[kept] = j;
+      activations[kept] = hiddenBias[j] as number;
+      kept += 1;
+    }
+    for (let nz = 0; nz < indices.length; nz += 1) {
+      const value = values[nz] as number;
+      const base = (indices[nz] as number) * hidden;
+      for (let k = 0; k < kept; k += 1)
+        activations[k] =
+          (activations[k] as number) + value * (inputWeights[base + (units[k] as number)] as number);
+    }
+    let count = 0;
+    for (let k = 0; k < kept; k += 1) {
+      if ((activations[k] as number) <= 0) continue;
+      units[count] = units[k] as number;
+      activations[count] = (activations[k] as number) / keep;
+      count += 1;
+    }
+    scores.set(this.model.outputBias);
+    for (let k = 0; k < count; k += 1) {
+      const activation = activations[k] as number;
+      const base = (units[k] as number) * classes;
+      for (let c = 0; c < classes; c += 1)
+        scores[c] = (scores[c] as number) + activation * (outputWeights[base + c] as number);
+    }
+    return count;
+  }
+
+  private backward(indices: Int32Array, values: Float32Array, label: number, rate: number, count: number) {
+    const { hidden, classes, inputWeights, hiddenBias, outputWeights, outputBias } = this.model;
+    const { units, activations, gradients, scores } = this;
+    const keep = 1 - this.dropout;
+    softmaxInPlace(scores);
+    scores[label] = (scores[label] as number) - 1;
+    for (let k = 0; k < count; k += 1) {
+      const base = (units[k] as number) * classes;
+      const step = rate * (activations[k] as number);
+      let sum = 0;
+      for (let c = 0; c < classes; c += 1) {
+        const g = scores[c] as number;
+        sum += g * (outputWeights[base + c] as number);
+        outputWeights[base + c] = (outputWeights[base + c] as number) - step * g;
+      }
+      gradients[k] = sum / keep;
+      const unit = units[k] as number;
+      hiddenBias[unit] = (hiddenBias[unit] as number) - rate * (gradients[k] as number);
+    }
+    for (let c = 0; c < classes; c += 1)
+      outputBias[c] = (outputBias[c] as number) - rate * (scores[c] as number);
+    for (let nz = 0; nz < indices.length; nz += 1) {
+      const value = rate * (values[nz] as number);
+      const base = (indices[nz] as number) * hidden;
+      for (let k = 0; k < count; k += 1) {
+        const at = base + (units[k] as number);
+        inputWeights[at] = (inputWeights[at] as number) - value * (gradients[k] as number);
+      }
+    }
   }
 }
 
-/** Hidden activations (with inverted dropout when `dropout` > 0) and the output scores, into `buffers`. */
+/** Inference: the output scores for one sparse input, into `buffers.scores`. */
 export function forward(
   model: MlpModel,
   indices: Int32Array,
   values: Float32Array,
-  buffers: { hidden: Float64Array; mask: Float64Array; scores: Float64Array },
-  dropout: number,
-  random?: Random,
+  buffers: { readonly hidden: Float64Array; readonly scores: Float64Array },
 ): void {
   const { hidden: size, classes, inputWeights, outputWeights } = model;
-  const { hidden, mask, scores } = buffers;
+  const { hidden, scores } = buffers;
   hidden.set(model.hiddenBias);
   for (let nz = 0; nz < indices.length; nz += 1) {
     const value = values[nz] as number;
@@ -96,57 +179,12 @@ export function forward(
     for (let j = 0; j < size; j += 1)
       hidden[j] = (hidden[j] as number) + value * (inputWeights[base + j] as number);
   }
-  const keep = 1 - dropout;
-  for (let j = 0; j < size; j += 1) {
-    const kept = random && dropout > 0 ? (random.next() < keep ? 1 / keep : 0) : 1;
-    mask[j] = (hidden[j] as number) > 0 ? kept : 0;
-    hidden[j] = (hidden[j] as number) * (mask[j] as number);
-  }
   scores.set(model.outputBias);
   for (let j = 0; j < size; j += 1) {
     const activation = hidden[j] as number;
-    if (activation === 0) continue;
+    if (activation <= 0) continue;
     const base = j * classes;
     for (let c = 0; c < classes; c += 1)
       scores[c] = (scores[c] as number) + activation * (outputWeights[base + c] as number);
-  }
-}
-
-function backward(
-  model: MlpModel,
-  indices: Int32Array,
-  values: Float32Array,
-  label: number,
-  buffers: Buffers,
-  rate: number,
-): void {
-  const { hidden: size, classes, inputWeights, outputWeights, outputBias, hiddenBias } = model;
-  const { hidden, mask, scores, hiddenGradient } = buffers;
-  softmaxInPlace(scores);
-  scores[label] = (scores[label] as number) - 1;
-  hiddenGradient.fill(0);
-  for (let j = 0; j < size; j += 1) {
-    if (mask[j] === 0) continue;
-    const base = j * classes;
-    const activation = hidden[j] as number;
-    let sum = 0;
-    for (let c = 0; c < classes; c += 1) {
-      const g = scores[c] as number;
-      sum += g * (outputWeights[base + c] as number);
-      outputWeights[base + c] = (outputWeights[base + c] as number) - rate * g * activation;
-    }
-    hiddenGradient[j] = sum * (mask[j] as number);
-  }
-  for (let c = 0; c < classes; c += 1)
-    outputBias[c] = (outputBias[c] as number) - rate * (scores[c] as number);
-  for (let j = 0; j < size; j += 1)
-    hiddenBias[j] = (hiddenBias[j] as number) - rate * (hiddenGradient[j] as number);
-  for (let nz = 0; nz < indices.length; nz += 1) {
-    const value = rate * (values[nz] as number);
-    const base = (indices[nz] as number) * size;
-    for (let j = 0; j < size; j += 1) {
-      const g = hiddenGradient[j] as number;
-      if (g !== 0) inputWeights[base + j] = (inputWeights[base + j] as number) - value * g;
-    }
   }
 }

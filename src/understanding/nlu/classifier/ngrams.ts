@@ -1,3 +1,4 @@
+import { porterStem as stem } from './porter.js';
 import { isNumberToken } from './text.js';
 
 /** One block of features; each block is L2-normalised on its own, then scaled by its weight. */
@@ -9,6 +10,8 @@ export interface WordBlock {
   readonly maxNgram: number;
   readonly weight: number;
   readonly minDf: number;
+  /** Fold inflections (`cards` → `card`, `charged` → `charg`) before building the n-grams. */
+  readonly stem: boolean;
   /** Add a `<num>` token for every run of digits (numbers are rarely seen twice). */
   readonly maskNumbers: boolean;
 }
@@ -30,7 +33,7 @@ const NUMBER = '<num>';
 export function blockGrams(block: FeatureBlock, tokens: readonly string[]): string[] {
   switch (block.kind) {
     case 'word':
-      return wordGrams(block, tokens);
+      return wordGrams(block, block.stem ? tokens.map(stem) : tokens);
     case 'char':
       return block.analyzer === 'char_wb'
         ? tokens.flatMap((token) => charGrams(` ${token} `, block.minNgram, block.maxNgram))

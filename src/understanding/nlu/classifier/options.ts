@@ -48,7 +48,7 @@ export interface ClassifierOptions {
 }
 
 export const DEFAULT_BLOCKS: readonly FeatureBlock[] = [
-  { kind: 'word', minNgram: 1, maxNgram: 2, weight: Math.SQRT1_2, minDf: 1, maskNumbers: false },
+  { kind: 'word', minNgram: 1, maxNgram: 2, weight: Math.SQRT1_2, minDf: 1, maskNumbers: false, stem: true },
   { kind: 'char', analyzer: 'char_wb', minNgram: 3, maxNgram: 5, weight: Math.SQRT1_2, minDf: 2 },
 ];
 

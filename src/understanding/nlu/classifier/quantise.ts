@@ -38,9 +38,10 @@ function rowExponent(max: number): number {
 
 export function dequantiseRows(rows: QuantisedRows): Float32Array {
   const weights = new Float32Array(rows.values.length);
-  for (let at = 0; at < weights.length; at += 1) {
-    const exponent = rows.exponents[Math.floor(at / rows.width)] as number;
-    weights[at] = (rows.values[at] as number) * 2 ** exponent;
+  for (let row = 0; row < rows.exponents.length; row += 1) {
+    const scale = 2 ** (rows.exponents[row] as number);
+    const start = row * rows.width;
+    for (let at = start; at < start + rows.width; at += 1) weights[at] = (rows.values[at] as number) * scale;
   }
   return weights;
 }

@@ -19,22 +19,6 @@ export function createRandom(seed: number): Random {
   return { next, int: (bound) => Math.floor(next() * bound) };
 }
 
-/** Fisher–Yates shuffle in place. */
-export function shuffleInPlace<T>(items: T[] | Int32Array, random: Random): void {
-  for (let index = items.length - 1; index > 0; index -= 1) {
-    const other = random.int(index + 1);
-    const kept = items[index] as T;
-    items[index] = items[other] as T;
-    items[other] = kept;
-  }
-}
-
-/** A standard normal draw (Box–Muller). */
-export function gaussian(random: Random): number {
-  const u = Math.max(random.next(), 1e-12);
-  return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * random.next());
-}
-
 /** 0..n-1 in a seeded random order. */
 export function permutation(size: number, random: Random): Int32Array {
   const order = Int32Array.from({ length: size }, (_, at) => at);

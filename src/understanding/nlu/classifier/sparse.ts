@@ -62,3 +62,8 @@ export function dot(a: SparseVector, b: SparseVector): number {
   }
   return sum;
 }
+
+/** The given rows of a matrix, in the given order. */
+export function selectRows(matrix: SparseMatrix, rows: readonly number[]): SparseMatrix {
+  return toMatrix(rows.map((row) => rowOf(matrix, row)));
+}

@@ -2,27 +2,24 @@ import { fitTemperature } from './calibration.js';
 import { IntentClassifier } from './classifier.js';
 import type { LabelledExample } from './dataset.js';
 import { ClassifierError } from './errors.js';
-import { memberLogits, ScoringBuffers, trainMember, hiddenSize } from './members.js';
+import { hiddenSize, memberLogits, ScoringBuffers, trainMember } from './members.js';
 import type { TrainedMember, TrainingSet } from './members.js';
 import { DEFAULT_OPTIONS } from './options.js';
-import type { ClassifierOptions } from './options.js';
+import type { ClassifierOptions, MemberOptions } from './options.js';
 import { quantiseMember } from './quantise.js';
 import { createRandom } from './random.js';
 import type { Random } from './random.js';
-import { rowOf, toMatrix } from './sparse.js';
+import { rowOf, selectRows, toMatrix } from './sparse.js';
+import type { SparseMatrix } from './sparse.js';
 import { tokenise } from './text.js';
 import { fitVectoriser, vectorise } from './vectoriser.js';
-import type { Vectoriser } from './vectoriser.js';
-
-interface Tokenised {
-  readonly tokens: string[];
-  readonly label: number;
-}
 
 /**
- * Trains the ensemble: features fitted on the examples, each member trained with its own seeded random
- * source, softmax temperatures fitted on a held-out slice, then (by default) every member trained again
- * on all the examples. The same examples, options and seed give the same model.
+ * Trains the ensemble. The TF-IDF features are fitted on every example. Each member holds out its own
+ * slice of every intent's examples (the slices do not overlap while there are enough examples), is
+ * trained on the rest with its own seeded random source, and gets the softmax temperature that fits the
+ * slice best; with `refit` it is then trained again on every example. The same examples, options and
+ * seed always give the same model.
  */
 export function trainIntentClassifier(
   examples: readonly LabelledExample[],
@@ -34,24 +31,26 @@ export function trainIntentClassifier(
   if (settings.members.length === 0)
     throw new ClassifierError('NLU_BAD_OPTION', 'The classifier needs at least one ensemble member.');
   const labels = [...new Set(examples.map((example) => example.intent))];
-  const documents = withIntentNames(examples, labels, settings).map((example): Tokenised => ({
-    tokens: tokenise(example.text),
-    label: labels.indexOf(example.intent),
-  }));
+  const all = withIntentNames(examples, labels, settings);
+  const tokens = all.map((example) => tokenise(example.text));
+  const vectoriser = fitVectoriser(settings.blocks, tokens);
+  const set: TrainingSet = {
+    data: toMatrix(tokens.map((document) => vectorise(vectoriser, document))),
+    labels: Int32Array.from(all, (example) => labels.indexOf(example.intent)),
+    features: vectoriser.size,
+    classes: labels.length,
+  };
   const random = createRandom(settings.seed);
-  const { fit, held } = calibrationSplit(documents, examples.length, settings.calibrationShare, random);
-  const memberSeeds = settings.members.map(() => random.int(2 ** 31));
-  let trained = trainAll(fit, labels.length, settings, memberSeeds);
-  if (held.length > 0) {
-    const temperatures = calibrate(trained, held, labels.length);
-    if (settings.refit) trained = trainAll(documents, labels.length, settings, memberSeeds);
-    trained = {
-      ...trained,
-      members: trained.members.map((member, at) => ({ ...member, temperature: temperatures[at] ?? 1 })),
-    };
-  }
-  const members = settings.quantise ? trained.members.map(quantiseMember) : trained.members;
-  return new IntentClassifier({ labels, vectoriser: trained.vectoriser, members, options: settings });
+  const slices = calibrationSlices(set.labels, examples.length, settings, random);
+  const members = settings.members.map((member, at) =>
+    trainCalibrated(member, set, slices[at] ?? [], settings.refit, random.int(2 ** 31)),
+  );
+  return new IntentClassifier({
+    labels,
+    vectoriser,
+    members: settings.quantise ? members.map(quantiseMember) : members,
+    options: settings,
+  });
 }
 
 /** Each intent's own name as extra examples ("card_arrival" → "card arrival"), except out-of-scope ones. */
@@ -64,8 +63,7 @@ function withIntentNames(
     .filter((intent) => !settings.outOfScopeIntents.includes(intent))
     .map((intent) => ({ text: intentNameText(intent), intent }))
     .filter((example) => example.text !== '');
-  const copies = Array.from({ length: settings.intentNameExamples }, () => names).flat();
-  return [...examples, ...copies];
+  return [...examples, ...Array.from({ length: settings.intentNameExamples }, () => names).flat()];
 }
 
 export function intentNameText(intent: string): string {
@@ -75,68 +73,70 @@ export function intentNameText(intent: string): string {
     .trim();
 }
 
-/** Holds out a share of each intent's real examples (only intents with at least 4 of them). */
-function calibrationSplit(documents: readonly Tokenised[], real: number, share: number, random: Random) {
+/**
+ * One held-out slice per member: `calibrationShare` of each intent's real examples (intents with at
+ * least 4), taken from a seeded shuffle so that member m's slice follows member m-1's.
+ */
+function calibrationSlices(labels: Int32Array, real: number, settings: ClassifierOptions, random: Random) {
+  const slices: number[][] = settings.members.map(() => []);
+  if (settings.calibrationShare <= 0) return slices;
   const byLabel = new Map<number, number[]>();
-  documents.slice(0, real).forEach((document, at) => {
-    byLabel.set(document.label, [...(byLabel.get(document.label) ?? []), at]);
-  });
-  const heldOut = new Set<number>();
-  if (share > 0) {
-    for (const positions of byLabel.values()) {
-      if (positions.length < 4) continue;
-      const count = Math.max(1, Math.round(positions.length * share));
-      for (let taken = 0; taken < count; taken += 1) {
-        const pick = taken + random.int(positions.length - taken);
-        [positions[taken], positions[pick]] = [positions[pick] as number, positions[taken] as number];
-        heldOut.add(positions[taken] as number);
-      }
-    }
+  for (let row = 0; row < real; row += 1) {
+    const label = labels[row] as number;
+    byLabel.set(label, [...(byLabel.get(label) ?? []), row]);
   }
-  return {
-    fit: documents.filter((_, at) => !heldOut.has(at)),
-    held: documents.filter((_, at) => heldOut.has(at)),
+  for (const rows of byLabel.values()) {
+    if (rows.length < 4) continue;
+    const order = shuffled(rows, random);
+    const size = Math.max(1, Math.round(rows.length * settings.calibrationShare));
+    slices.forEach((slice, member) => {
+      for (let at = 0; at < size; at += 1) slice.push(order[(member * size + at) % order.length] as number);
+    });
+  }
+  return slices.map((slice) => slice.sort((a, b) => a - b));
+}
+
+function shuffled(rows: readonly number[], random: Random): number[] {
+  const order = [...rows];
+  for (let at = order.length - 1; at > 0; at -= 1) {
+    const other = random.int(at + 1);
+    [order[at], order[other]] = [order[other] as number, order[at] as number];
+  }
+  return order;
+}
+
+function trainCalibrated(
+  options: MemberOptions,
+  set: TrainingSet,
+  held: readonly number[],
+  refit: boolean,
+  seed: number,
+): TrainedMember {
+  if (held.length === 0) return trainMember(options, set, createRandom(seed));
+  const heldOut = new Set(held);
+  const kept = Array.from(set.labels.keys()).filter((row) => !heldOut.has(row));
+  const subset = {
+    ...set,
+    data: selectRows(set.data, kept),
+    labels: Int32Array.from(kept, (row) => set.labels[row] as number),
   };
-}
-
-interface Trained {
-  readonly vectoriser: Vectoriser;
-  readonly members: readonly TrainedMember[];
-}
-
-function trainAll(
-  documents: readonly Tokenised[],
-  classes: number,
-  settings: ClassifierOptions,
-  seeds: readonly number[],
-): Trained {
-  const vectoriser = fitVectoriser(
-    settings.blocks,
-    documents.map((document) => document.tokens),
+  const first = trainMember(options, subset, createRandom(seed));
+  const temperature = heldOutTemperature(
+    first,
+    selectRows(set.data, held),
+    Int32Array.from(held, (row) => set.labels[row] as number),
   );
-  const set: TrainingSet = {
-    data: toMatrix(documents.map((document) => vectorise(vectoriser, document.tokens))),
-    labels: Int32Array.from(documents, (document) => document.label),
-    features: vectoriser.size,
-    classes,
-  };
-  const members = settings.members.map((member, at) =>
-    trainMember(member, set, createRandom(seeds[at] ?? 0)),
-  );
-  return { vectoriser, members };
+  const final = refit ? trainMember(options, set, createRandom(seed)) : first;
+  return { ...final, temperature };
 }
 
-/** One temperature per member, fitted on the held-out examples. */
-function calibrate(trained: Trained, held: readonly Tokenised[], classes: number): number[] {
-  const vectors = toMatrix(held.map((document) => vectorise(trained.vectoriser, document.tokens)));
-  const labels = Int32Array.from(held, (document) => document.label);
-  return trained.members.map((member) => {
-    const buffers = new ScoringBuffers(classes, hiddenSize(member));
-    const logits = new Float64Array(held.length * classes);
-    for (let row = 0; row < held.length; row += 1) {
-      memberLogits(member, rowOf(vectors, row), buffers);
-      logits.set(buffers.scores, row * classes);
-    }
-    return fitTemperature(logits, labels, classes);
-  });
+function heldOutTemperature(member: TrainedMember, data: SparseMatrix, labels: Int32Array): number {
+  const classes = member.model.classes;
+  const buffers = new ScoringBuffers(classes, hiddenSize(member));
+  const logits = new Float64Array(data.rows * classes);
+  for (let row = 0; row < data.rows; row += 1) {
+    memberLogits(member, rowOf(data, row), buffers);
+    logits.set(buffers.scores, row * classes);
+  }
+  return fitTemperature(logits, labels, classes);
 }

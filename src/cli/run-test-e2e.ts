@@ -1,8 +1,7 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { InProcessAction } from '../actions/custom/in-process.js';
 import { InProcessActionSource } from '../actions/custom/in-process.js';
-import { loadInProcessActions } from '../actions/custom/load-actions.js';
+import { loadActionsFrom } from '../actions/custom/load-actions.js';
 import type { ActionStub } from '../actions/custom/stub-source.js';
 import { loadProject } from '../project/load-project.js';
 import type { ProjectLocation } from '../project/load/discover.js';
@@ -132,25 +131,6 @@ function onlyDeterministic(
 
 function relativeTo(root: string, path: string): string {
   return resolve(path).slice(resolve(root).length + 1);
-}
-
-async function loadActionsFrom(path: string): Promise<InProcessAction[]> {
-  if (existsSync(path) && statSync(path).isDirectory()) return loadInProcessActions(path);
-  const { register } = await import('tsx/esm/api');
-  register();
-  const module = (await import(resolve(path))) as Record<string, unknown>;
-  return Object.values(module)
-    .flatMap((value) => (Array.isArray(value) ? value : [value]))
-    .filter(isAction);
-}
-
-function isAction(value: unknown): value is InProcessAction {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { name?: unknown }).name === 'string' &&
-    typeof (value as { run?: unknown }).run === 'function'
-  );
 }
 
 export { closingLine };

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { InProcessAction } from './in-process.js';
@@ -17,11 +17,22 @@ export async function loadInProcessActions(folder: string): Promise<InProcessAct
   );
   if (files.some((file) => /\.m?ts$/.test(file))) await registerTypeScript();
   const actions: InProcessAction[] = [];
-  for (const file of files.sort()) {
-    const module = (await import(pathToFileURL(resolve(join(folder, file))).href)) as Record<string, unknown>;
-    actions.push(...Object.values(module).filter(isAction));
-  }
+  for (const file of files.sort()) actions.push(...(await actionsOfModule(join(folder, file))));
   return actions;
+}
+
+/** The actions of a folder (as above) or of one module, which may also export arrays of actions. */
+export async function loadActionsFrom(path: string): Promise<InProcessAction[]> {
+  if (existsSync(path) && statSync(path).isDirectory()) return loadInProcessActions(path);
+  if (/\.m?ts$/.test(path)) await registerTypeScript();
+  return actionsOfModule(path);
+}
+
+async function actionsOfModule(path: string): Promise<InProcessAction[]> {
+  const module = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
+  return Object.values(module)
+    .flatMap((value) => (Array.isArray(value) ? (value as unknown[]) : [value]))
+    .filter(isAction);
 }
 
 let registered = false;

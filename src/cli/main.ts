@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { createRequire } from 'node:module';
 import { assetUrl } from '../asset-paths.js';
 import type { CliIo } from './io.js';
+import { nluCommand } from './nlu-evaluate-command.js';
 import { testCommand } from './test-command.js';
 import { validateCommand } from './validate-command.js';
 
@@ -19,6 +20,7 @@ export function buildProgram(io: CliIo): Command {
   program.addCommand(data);
   program.addCommand(validateCommand(io), {});
   program.addCommand(testCommand(io));
+  program.addCommand(nluCommand(io));
   configureRecursively(program, io);
   return program;
 }

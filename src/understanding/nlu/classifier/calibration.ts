@@ -1,7 +1,12 @@
-/** Temperature scaling: the T that minimises the held-out negative log-likelihood of softmax(z / T). */
+/**
+ * Temperature scaling: the T that minimises the held-out negative log-likelihood of softmax(z / T), with
+ * a Gaussian prior on ln T around 0 worth PRIOR_WEIGHT examples. On a few held-out examples that are all
+ * right, the likelihood alone would sharpen without bound (T -> 0) and make every answer look certain.
+ */
 
-const LOW = Math.log(0.01);
-const HIGH = Math.log(100);
+const LOW = Math.log(0.05);
+const HIGH = Math.log(20);
+const PRIOR_WEIGHT = 2;
 const STEPS = 60;
 const GOLDEN = (Math.sqrt(5) - 1) / 2;
 
@@ -12,23 +17,26 @@ export function fitTemperature(logits: Float64Array, labels: Int32Array, classes
   let high = HIGH;
   let left = high - GOLDEN * (high - low);
   let right = low + GOLDEN * (high - low);
-  let leftLoss = negativeLogLikelihood(logits, labels, classes, Math.exp(left));
-  let rightLoss = negativeLogLikelihood(logits, labels, classes, Math.exp(right));
+  const loss = (logTemperature: number) =>
+    negativeLogLikelihood(logits, labels, classes, Math.exp(logTemperature)) +
+    (PRIOR_WEIGHT * logTemperature * logTemperature) / labels.length;
+  let leftLoss = loss(left);
+  let rightLoss = loss(right);
   for (let step = 0; step < STEPS; step += 1) {
     if (leftLoss < rightLoss) {
       [high, right, rightLoss] = [right, left, leftLoss];
       left = high - GOLDEN * (high - low);
-      leftLoss = negativeLogLikelihood(logits, labels, classes, Math.exp(left));
+      leftLoss = loss(left);
     } else {
       [low, left, leftLoss] = [left, right, rightLoss];
       right = low + GOLDEN * (high - low);
-      rightLoss = negativeLogLikelihood(logits, labels, classes, Math.exp(right));
+      rightLoss = loss(right);
     }
   }
   return Math.exp((low + high) / 2);
 }
 
-export function negativeLogLikelihood(
+function negativeLogLikelihood(
   logits: Float64Array,
   labels: Int32Array,
   classes: number,

@@ -1,9 +1,10 @@
 import { softmaxInPlace } from './linear.js';
 import { hiddenSize, memberLogits, ScoringBuffers } from './members.js';
 import type { TrainedMember } from './members.js';
+import { serializeParts } from './model-writer.js';
 import type { ClassifierOptions } from './options.js';
 import { tokenise } from './text.js';
-import { vectorise } from './vectoriser.js';
+import { featurise } from './vectoriser.js';
 import type { Vectoriser } from './vectoriser.js';
 
 export interface IntentScore {
@@ -48,13 +49,16 @@ export class IntentClassifier {
     this.outOfScope = new Set(parts.options.outOfScopeIntents);
   }
 
-  /** The calibrated probability of every trained intent, in the order of `labels`. */
+  /**
+   * The calibrated probability of every trained intent, in the order of `labels`: each member's softmax
+   * at its temperature, flattened by the message's coverage (uniform when no n-gram is known), averaged.
+   */
   probabilities(text: string): Float64Array {
-    const vector = vectorise(this.vectoriser, tokenise(text));
+    const { vector, coverage } = featurise(this.vectoriser, tokenise(text));
     const total = new Float64Array(this.labels.length);
     for (const member of this.members) {
       memberLogits(member, vector, this.buffers);
-      softmaxInPlace(this.buffers.scores, member.temperature);
+      softmaxInPlace(this.buffers.scores, member.temperature / coverage);
       for (let c = 0; c < total.length; c += 1)
         total[c] = (total[c] as number) + (this.buffers.scores[c] as number);
     }
@@ -75,6 +79,11 @@ export class IntentClassifier {
       ranking,
       outOfScope: this.outOfScope.has(top.intent),
     };
+  }
+
+  /** The model as bytes (see `deserializeIntentClassifier`). */
+  serialize(): Uint8Array {
+    return serializeParts(this);
   }
 
   private rank(probabilities: Float64Array): IntentScore[] {

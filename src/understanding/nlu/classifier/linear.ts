@@ -79,7 +79,9 @@ function lossGradient(training: LinearTraining, scores: Float64Array, label: num
   return any;
 }
 
+/** softmax(scores / temperature) in place; an infinite temperature gives the uniform distribution. */
 export function softmaxInPlace(scores: Float64Array, temperature = 1): void {
+  if (!Number.isFinite(temperature)) return void scores.fill(1 / scores.length);
   let max = -Infinity;
   for (const score of scores) max = Math.max(max, score);
   let sum = 0;

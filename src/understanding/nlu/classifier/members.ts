@@ -22,18 +22,28 @@ export interface TrainingSet {
 
 export function trainMember(options: MemberOptions, set: TrainingSet, random: Random): TrainedMember {
   const { data, labels, features, classes } = set;
+  const epochs = epochsFor(options, data.rows);
   switch (options.kind) {
     case 'linear': {
-      const model = trainLinear(data, labels, features, classes, options, random);
+      const model = trainLinear(data, labels, features, classes, { ...options, epochs }, random);
       return { kind: 'linear', model, temperature: 1 };
     }
     case 'mlp': {
-      const model = trainMlp(data, labels, features, classes, options, random);
+      const model = trainMlp(data, labels, features, classes, { ...options, epochs }, random);
       return { kind: 'mlp', model, temperature: 1 };
     }
     default:
       return assertNever(options, 'ensemble member');
   }
+}
+
+/** `epochs`, raised for small data sets (towards `minSteps`) and lowered for large ones (`maxSteps`). */
+export function epochsFor(options: MemberOptions, rows: number): number {
+  const small = Math.max(
+    options.epochs,
+    Math.min(options.maxEpochs, Math.ceil(options.minSteps / Math.max(1, rows))),
+  );
+  return Math.max(1, Math.min(small, Math.floor(options.maxSteps / Math.max(1, rows))));
 }
 
 /** Scratch space for scoring, so prediction allocates nothing per member. */

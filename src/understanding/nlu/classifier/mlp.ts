@@ -36,7 +36,10 @@ export function trainMlp(
   random: Random,
 ): MlpModel {
   const model = initialModel(features, classes, training, random);
-  const step = new TrainingStep(model, training.dropout);
+  let longest = 0;
+  for (let row = 0; row < data.rows; row += 1)
+    longest = Math.max(longest, (data.offsets[row + 1] as number) - (data.offsets[row] as number));
+  const step = new TrainingStep(model, training.dropout, longest);
   const total = training.epochs * data.rows;
   let done = 0;
   for (let epoch = 0; epoch < training.epochs; epoch += 1) {
@@ -79,11 +82,15 @@ class TrainingStep {
   private readonly activations: Float64Array;
   private readonly gradients: Float64Array;
   private readonly scores: Float64Array;
+  /** Row offsets into W1 of the current input's features. */
+  private readonly bases: Int32Array;
 
   constructor(
     private readonly model: MlpModel,
     private readonly dropout: number,
+    longest: number,
   ) {
+    this.bases = new Int32Array(longest);
     this.units = new Int32Array(model.hidden);
     this.activations = new Float64Array(model.hidden);
     this.gradients = new Float64Array(model.hidden);
@@ -107,12 +114,15 @@ class TrainingStep {
       activations[kept] = hiddenBias[j] as number;
       kept += 1;
     }
-    for (let nz = 0; nz < indices.length; nz += 1) {
-      const value = values[nz] as number;
-      const base = (indices[nz] as number) * hidden;
-      for (let k = 0; k < kept; k += 1)
-        activations[k] =
-          (activations[k] as number) + value * (inputWeights[base + (units[k] as number)] as number);
+    const { bases } = this;
+    for (let nz = 0; nz < indices.length; nz += 1) bases[nz] = (indices[nz] as number) * hidden;
+    // Unit by unit, so that the sum stays in a register: about twice as fast as feature by feature.
+    for (let k = 0; k < kept; k += 1) {
+      const unit = units[k] as number;
+      let sum = activations[k] as number;
+      for (let nz = 0; nz < indices.length; nz += 1)
+        sum += (values[nz] as number) * (inputWeights[(bases[nz] as number) + unit] as number);
+      activations[k] = sum;
     }
     let count = 0;
     for (let k = 0; k < kept; k += 1) {
@@ -132,7 +142,7 @@ class TrainingStep {
   }
 
   private backward(indices: Int32Array, values: Float32Array, label: number, rate: number, count: number) {
-    const { hidden, classes, inputWeights, hiddenBias, outputWeights, outputBias } = this.model;
+    const { classes, inputWeights, hiddenBias, outputWeights, outputBias } = this.model;
     const { units, activations, gradients, scores } = this;
     const keep = 1 - this.dropout;
     softmaxInPlace(scores);
@@ -152,12 +162,13 @@ class TrainingStep {
     }
     for (let c = 0; c < classes; c += 1)
       outputBias[c] = (outputBias[c] as number) - rate * (scores[c] as number);
-    for (let nz = 0; nz < indices.length; nz += 1) {
-      const value = rate * (values[nz] as number);
-      const base = (indices[nz] as number) * hidden;
-      for (let k = 0; k < count; k += 1) {
-        const at = base + (units[k] as number);
-        inputWeights[at] = (inputWeights[at] as number) - value * (gradients[k] as number);
+    const { bases } = this;
+    for (let k = 0; k < count; k += 1) {
+      const unit = units[k] as number;
+      const step = rate * (gradients[k] as number);
+      for (let nz = 0; nz < indices.length; nz += 1) {
+        const at = (bases[nz] as number) + unit;
+        inputWeights[at] = (inputWeights[at] as number) - step * (values[nz] as number);
       }
     }
   }
@@ -172,12 +183,11 @@ export function forward(
 ): void {
   const { hidden: size, classes, inputWeights, outputWeights } = model;
   const { hidden, scores } = buffers;
-  hidden.set(model.hiddenBias);
-  for (let nz = 0; nz < indices.length; nz += 1) {
-    const value = values[nz] as number;
-    const base = (indices[nz] as number) * size;
-    for (let j = 0; j < size; j += 1)
-      hidden[j] = (hidden[j] as number) + value * (inputWeights[base + j] as number);
+  for (let j = 0; j < size; j += 1) {
+    let sum = model.hiddenBias[j] as number;
+    for (let nz = 0; nz < indices.length; nz += 1)
+      sum += (values[nz] as number) * (inputWeights[(indices[nz] as number) * size + j] as number);
+    hidden[j] = sum;
   }
   scores.set(model.outputBias);
   for (let j = 0; j < size; j += 1) {

@@ -10,6 +10,8 @@ export interface WordBlock {
   readonly maxNgram: number;
   readonly weight: number;
   readonly minDf: number;
+  /** Keep at most this many n-grams, the most frequent ones (Rasa's `max_features`). */
+  readonly maxFeatures: number;
   /** Fold inflections (`cards` → `card`, `charged` → `charg`) before building the n-grams. */
   readonly stem: boolean;
   /** Add a `<num>` token for every run of digits (numbers are rarely seen twice). */
@@ -24,6 +26,7 @@ export interface CharBlock {
   readonly maxNgram: number;
   readonly weight: number;
   readonly minDf: number;
+  readonly maxFeatures: number;
 }
 
 const START = '<s>';

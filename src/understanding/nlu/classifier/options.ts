@@ -8,6 +8,11 @@ export interface LinearMemberOptions {
   readonly kind: 'linear';
   readonly loss: LinearLoss;
   readonly epochs: number;
+  /** Small data sets get more epochs: enough for `minSteps` SGD steps, up to `maxEpochs`. */
+  readonly minSteps: number;
+  readonly maxEpochs: number;
+  /** Large data sets get fewer epochs (at least one), to keep training time bounded. */
+  readonly maxSteps: number;
   readonly learningRate: number;
   readonly decay: number;
   readonly tolerance: number;
@@ -17,6 +22,9 @@ export interface MlpMemberOptions {
   readonly kind: 'mlp';
   readonly hidden: number;
   readonly epochs: number;
+  readonly minSteps: number;
+  readonly maxEpochs: number;
+  readonly maxSteps: number;
   readonly learningRate: number;
   readonly dropout: number;
   readonly initScale: number;
@@ -34,6 +42,8 @@ export interface ClassifierOptions {
   readonly seed: number;
   readonly blocks: readonly FeatureBlock[];
   readonly members: readonly MemberOptions[];
+  /** Unseen n-grams count in each block's norm, so mostly-unknown messages get low confidence. */
+  readonly countUnseen: boolean;
   /** Each intent's name (`card_arrival` → "card arrival") is added this many times as an example. */
   readonly intentNameExamples: number;
   /** Share of each intent's examples held out to fit the softmax temperatures (0 disables calibration). */
@@ -47,24 +57,65 @@ export interface ClassifierOptions {
   readonly quantise: boolean;
 }
 
+/** Labels that mean "out of scope" in Rasa data (`out_of_scope`, `nlu_fallback`) and benchmarks (`oos`). */
+export const OUT_OF_SCOPE_INTENTS: readonly string[] = ['out_of_scope', 'oos', 'nlu_fallback'];
+
 export const DEFAULT_BLOCKS: readonly FeatureBlock[] = [
-  { kind: 'word', minNgram: 1, maxNgram: 2, weight: Math.SQRT1_2, minDf: 1, maskNumbers: false, stem: true },
-  { kind: 'char', analyzer: 'char_wb', minNgram: 3, maxNgram: 5, weight: Math.SQRT1_2, minDf: 2 },
+  {
+    kind: 'word',
+    minNgram: 1,
+    maxNgram: 2,
+    weight: Math.SQRT1_2,
+    minDf: 1,
+    maxFeatures: 12_000,
+    maskNumbers: false,
+    stem: true,
+  },
+  {
+    kind: 'char',
+    analyzer: 'char_wb',
+    minNgram: 3,
+    maxNgram: 5,
+    weight: Math.SQRT1_2,
+    minDf: 2,
+    maxFeatures: 12_000,
+  },
 ];
 
-export const DEFAULT_MEMBERS: readonly MemberOptions[] = [
-  { kind: 'linear', loss: 'logistic', epochs: 10, learningRate: 4, decay: 0.5, tolerance: 1e-4 },
-  { kind: 'mlp', hidden: 256, epochs: 10, learningRate: 0.2, dropout: 0.5, initScale: 0.1 },
-];
+const LOGISTIC: LinearMemberOptions = {
+  kind: 'linear',
+  loss: 'logistic',
+  epochs: 10,
+  minSteps: 30_000,
+  maxEpochs: 30,
+  maxSteps: 100_000,
+  learningRate: 4,
+  decay: 0.5,
+  tolerance: 1e-4,
+};
+const MLP: MlpMemberOptions = {
+  kind: 'mlp',
+  hidden: 256,
+  epochs: 10,
+  minSteps: 30_000,
+  maxEpochs: 30,
+  maxSteps: 100_000,
+  learningRate: 0.2,
+  dropout: 0.5,
+  initScale: 0.1,
+};
+
+export const DEFAULT_MEMBERS: readonly MemberOptions[] = [LOGISTIC, MLP, MLP, MLP];
 
 export const DEFAULT_OPTIONS: ClassifierOptions = {
   seed: 1,
   blocks: DEFAULT_BLOCKS,
   members: DEFAULT_MEMBERS,
+  countUnseen: true,
   intentNameExamples: 3,
   calibrationShare: 0.1,
-  refit: true,
+  refit: false,
   fallback: { threshold: 0.3, ambiguityThreshold: 0, intent: 'nlu_fallback' },
-  outOfScopeIntents: ['out_of_scope', 'oos', 'nlu_fallback'],
+  outOfScopeIntents: OUT_OF_SCOPE_INTENTS,
   quantise: true,
 };

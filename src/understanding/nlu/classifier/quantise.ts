@@ -11,6 +11,8 @@ export interface QuantisedRows {
   readonly exponents: Int8Array;
 }
 
+const LEVELS = 127;
+
 export function quantiseRows(weights: Float32Array, width: number): QuantisedRows {
   const rows = width === 0 ? 0 : weights.length / width;
   const values = new Int8Array(weights.length);
@@ -23,16 +25,16 @@ export function quantiseRows(weights: Float32Array, width: number): QuantisedRow
     exponents[row] = exponent;
     const scale = 2 ** exponent;
     for (let at = start; at < start + width; at += 1)
-      values[at] = Math.max(-127, Math.min(127, Math.round((weights[at] as number) / scale)));
+      values[at] = Math.max(-LEVELS, Math.min(LEVELS, Math.round((weights[at] as number) / scale)));
   }
   return { width, values, exponents };
 }
 
 /** The smallest power of two e with max / 2^e <= 127, kept within Int8's range. */
 function rowExponent(max: number): number {
-  let exponent = Math.ceil(Math.log2(max / 127));
-  while (max / 2 ** exponent > 127) exponent += 1;
-  while (exponent > -128 && max / 2 ** (exponent - 1) <= 127) exponent -= 1;
+  let exponent = Math.ceil(Math.log2(max / LEVELS));
+  while (max / 2 ** exponent > LEVELS) exponent += 1;
+  while (exponent > -128 && max / 2 ** (exponent - 1) <= LEVELS) exponent -= 1;
   return Math.max(-128, Math.min(127, exponent));
 }
 

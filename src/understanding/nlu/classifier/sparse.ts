@@ -49,20 +49,6 @@ export function addProduct(
   }
 }
 
-export function dot(a: SparseVector, b: SparseVector): number {
-  let sum = 0;
-  let i = 0;
-  let j = 0;
-  while (i < a.indices.length && j < b.indices.length) {
-    const ai = a.indices[i] as number;
-    const bj = b.indices[j] as number;
-    if (ai === bj) sum += (a.values[i++] as number) * (b.values[j++] as number);
-    else if (ai < bj) i += 1;
-    else j += 1;
-  }
-  return sum;
-}
-
 /** The given rows of a matrix, in the given order. */
 export function selectRows(matrix: SparseMatrix, rows: readonly number[]): SparseMatrix {
   return toMatrix(rows.map((row) => rowOf(matrix, row)));

@@ -17,7 +17,3 @@ export function tokenise(text: string): string[] {
 export function isNumberToken(token: string): boolean {
   return DIGITS.test(token);
 }
-
-export function isWordToken(token: string): boolean {
-  return /[\p{L}\p{N}]/u.test(token);
-}

@@ -12,7 +12,7 @@ import type { Random } from './random.js';
 import { rowOf, selectRows, toMatrix } from './sparse.js';
 import type { SparseMatrix } from './sparse.js';
 import { tokenise } from './text.js';
-import { fitVectoriser, vectorise } from './vectoriser.js';
+import { featurise, fitVectoriser } from './vectoriser.js';
 
 /**
  * Trains the ensemble. The TF-IDF features are fitted on every example. Each member holds out its own
@@ -31,15 +31,7 @@ export function trainIntentClassifier(
   if (settings.members.length === 0)
     throw new ClassifierError('NLU_BAD_OPTION', 'The classifier needs at least one ensemble member.');
   const labels = [...new Set(examples.map((example) => example.intent))];
-  const all = withIntentNames(examples, labels, settings);
-  const tokens = all.map((example) => tokenise(example.text));
-  const vectoriser = fitVectoriser(settings.blocks, tokens);
-  const set: TrainingSet = {
-    data: toMatrix(tokens.map((document) => vectorise(vectoriser, document))),
-    labels: Int32Array.from(all, (example) => labels.indexOf(example.intent)),
-    features: vectoriser.size,
-    classes: labels.length,
-  };
+  const { vectoriser, set } = prepare(withIntentNames(examples, labels, settings), labels, settings);
   const random = createRandom(settings.seed);
   const slices = calibrationSlices(set.labels, examples.length, settings, random);
   const members = settings.members.map((member, at) =>
@@ -51,6 +43,30 @@ export function trainIntentClassifier(
     members: settings.quantise ? members.map(quantiseMember) : members,
     options: settings,
   });
+}
+
+/** The training set with each example's coverage, which calibration needs as prediction uses it. */
+interface CoveredSet extends TrainingSet {
+  readonly coverage: Float64Array;
+}
+
+function prepare(
+  examples: readonly LabelledExample[],
+  labels: readonly string[],
+  settings: ClassifierOptions,
+) {
+  const tokens = examples.map((example) => tokenise(example.text));
+  const vectoriser = fitVectoriser(settings.blocks, tokens, settings.countUnseen);
+  const featurised = tokens.map((document) => featurise(vectoriser, document));
+  const labelIndex = new Map(labels.map((label, at) => [label, at]));
+  const set: CoveredSet = {
+    data: toMatrix(featurised.map((entry) => entry.vector)),
+    labels: Int32Array.from(examples, (example) => labelIndex.get(example.intent) ?? 0),
+    features: vectoriser.size,
+    classes: labels.length,
+    coverage: Float64Array.from(featurised, (entry) => entry.coverage),
+  };
+  return { vectoriser, set };
 }
 
 /** Each intent's own name as extra examples ("card_arrival" → "card arrival"), except out-of-scope ones. */
@@ -83,7 +99,9 @@ function calibrationSlices(labels: Int32Array, real: number, settings: Classifie
   const byLabel = new Map<number, number[]>();
   for (let row = 0; row < real; row += 1) {
     const label = labels[row] as number;
-    byLabel.set(label, [...(byLabel.get(label) ?? []), row]);
+    const rows = byLabel.get(label) ?? [];
+    rows.push(row);
+    byLabel.set(label, rows);
   }
   for (const rows of byLabel.values()) {
     if (rows.length < 4) continue;
@@ -107,7 +125,7 @@ function shuffled(rows: readonly number[], random: Random): number[] {
 
 function trainCalibrated(
   options: MemberOptions,
-  set: TrainingSet,
+  set: CoveredSet,
   held: readonly number[],
   refit: boolean,
   seed: number,
@@ -125,18 +143,26 @@ function trainCalibrated(
     first,
     selectRows(set.data, held),
     Int32Array.from(held, (row) => set.labels[row] as number),
+    Float64Array.from(held, (row) => set.coverage[row] as number),
   );
   const final = refit ? trainMember(options, set, createRandom(seed)) : first;
   return { ...final, temperature };
 }
 
-function heldOutTemperature(member: TrainedMember, data: SparseMatrix, labels: Int32Array): number {
+/** The temperature for the held-out logits, each scaled by its message's coverage as at prediction. */
+function heldOutTemperature(
+  member: TrainedMember,
+  data: SparseMatrix,
+  labels: Int32Array,
+  coverage: Float64Array,
+): number {
   const classes = member.model.classes;
   const buffers = new ScoringBuffers(classes, hiddenSize(member));
   const logits = new Float64Array(data.rows * classes);
   for (let row = 0; row < data.rows; row += 1) {
     memberLogits(member, rowOf(data, row), buffers);
-    logits.set(buffers.scores, row * classes);
+    const scale = coverage[row] as number;
+    for (let c = 0; c < classes; c += 1) logits[row * classes + c] = (buffers.scores[c] as number) * scale;
   }
   return fitTemperature(logits, labels, classes);
 }

@@ -1,12 +1,11 @@
 import type { Command } from '../core/commands/types.js';
-import { parseDirectPayload } from '../core/domain/direct-payload.js';
+import { MAX_SLOTS_PER_PAYLOAD, parseDirectPayload } from '../core/domain/direct-payload.js';
 import type { EngineContext } from '../core/engine-context.js';
 import type { ParseData } from '../core/events/types.js';
 import type { TrackerState } from '../core/events/tracker-state.js';
 import type { CommandGenerator, Understanding } from '../core/ports.js';
 import { commandsFromNlu } from './nlu-command-adapter.js';
 
-const MAX_SLOTS = 10;
 const NULL_VALUES = new Set(['none', 'null', 'undefined']);
 
 /**
@@ -22,7 +21,10 @@ export function understandPayload(
   const payload = parseDirectPayload(text);
   if (!payload || payload.kind === 'invalid') return undefined;
   if (payload.kind === 'set_slots') {
-    if (payload.slots.length > MAX_SLOTS || payload.slots.some((slot) => !engine.domain.slots.has(slot.name)))
+    if (
+      payload.slots.length > MAX_SLOTS_PER_PAYLOAD ||
+      payload.slots.some((slot) => !engine.domain.slots.has(slot.name))
+    )
       return undefined;
     const commands: Command[] = payload.slots.map(({ name, value }) => ({
       command: 'set slot',
@@ -47,8 +49,8 @@ function parseData(
 }
 
 /**
- * Until trained NLU and LLM understanding land, this is the whole understanding: payloads become
- * commands, and any other text cannot be handled.
+ * Payload-only understanding, for runs whose free text comes from a command oracle (or where no
+ * other understanding is configured): payloads become commands, any other text cannot be handled.
  */
 export class PayloadCommandGenerator implements CommandGenerator {
   async understand(input: {

@@ -15,6 +15,9 @@ export type DirectPayload =
     }
   | { readonly kind: 'invalid'; readonly reason: string };
 
+/** Rasa reads at most this many slots from one `/SetSlots(...)` payload. */
+export const MAX_SLOTS_PER_PAYLOAD = 10;
+
 const SET_SLOTS = /^\/SetSlots\s*\((?<body>.*)\)\s*$/s;
 const INTENT = /^\/(?<intent>[^{@\s]+)(?:@(?<confidence>[0-9.]+))?(?<entities>\{.*\})?\s*$/s;
 

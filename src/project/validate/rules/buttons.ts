@@ -1,9 +1,7 @@
-import { parseDirectPayload } from '../../../core/domain/direct-payload.js';
+import { MAX_SLOTS_PER_PAYLOAD, parseDirectPayload } from '../../../core/domain/direct-payload.js';
 import { DEFAULT_INTENTS } from '../../../core/domain/types.js';
 import type { Button } from '../../../core/domain/types.js';
 import type { RuleContext, ValidationRule } from '../rule.js';
-
-const MAX_SLOTS_PER_PAYLOAD = 10;
 
 /** Button payloads parse, and `/SetSlots(...)` and `/intent` payloads name things the assistant knows. */
 export const buttonsRule: ValidationRule = {

@@ -66,7 +66,7 @@ export class DefaultActionRunner implements ActionRunner {
       conversationId: request.conversationId,
       state: request.state,
       allEvents: () => request.allEvents(),
-      tracker: () => trackerToJson(request.state, request.allEvents(), { verbosity: 'ALL' }),
+      tracker: async () => trackerToJson(request.state, await request.allEvents(), { verbosity: 'ALL' }),
     });
     return ok(this.fromCustomResult(result, request));
   }

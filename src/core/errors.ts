@@ -41,7 +41,13 @@ export type ErrorCode =
   | 'LLM_UNREACHABLE'
   | 'LLM_TIMEOUT'
   | 'LLM_BAD_RESPONSE'
-  | 'LLM_NOT_CONFIGURED';
+  | 'LLM_NOT_CONFIGURED'
+  | 'TRACKER_CONFLICT'
+  | 'STORE_UNAVAILABLE'
+  | 'STORE_CONFIG_INVALID'
+  | 'STORE_CORRUPT'
+  | 'LOCK_TIMEOUT'
+  | 'MODEL_INVALID';
 
 /** An infrastructure or usage failure that cannot become part of a conversation. */
 export class AppError extends Error {

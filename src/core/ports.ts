@@ -9,19 +9,39 @@ export interface TrackerSnapshot {
   readonly state: TrackerState;
 }
 
-export interface StoredConversation {
-  /** the events, oldest first; empty for an unknown conversation */
-  readonly events: readonly Event[];
+/**
+ * What a turn needs of a stored conversation: the latest snapshot and only the events after it, so
+ * that loading costs the same at turn 1,000 as at turn 10.
+ */
+export interface RecentConversation {
+  /** how many events the conversation has in all (0 for an unknown conversation) */
+  readonly eventCount: number;
+  /** the latest usable snapshot, if any; `snapshot.eventCount <= eventCount` */
   readonly snapshot?: TrackerSnapshot;
+  /** the events after the snapshot (all events when there is no snapshot), oldest first */
+  readonly eventsAfterSnapshot: readonly Event[];
 }
 
 /**
  * Persists conversations as append-only event logs. Implementations: memory, SQLite, PostgreSQL. A
- * snapshot saved with the events lets the next turn skip re-folding the whole history.
+ * snapshot saved with the events lets the next turn skip re-folding (and re-reading) the history.
  */
 export interface TrackerStore {
-  load(conversationId: string): Promise<StoredConversation>;
-  append(conversationId: string, events: readonly Event[], snapshot?: TrackerSnapshot): Promise<void>;
+  loadRecent(conversationId: string): Promise<RecentConversation>;
+  /** every event of the conversation, oldest first; empty for an unknown conversation */
+  loadAll(conversationId: string): Promise<readonly Event[]>;
+  /**
+   * Appends events after the `expectedCount` events already stored (the count the turn loaded). A store
+   * that finds a different count refuses with TRACKER_CONFLICT instead of interleaving two writers.
+   */
+  append(
+    conversationId: string,
+    events: readonly Event[],
+    options: { readonly expectedCount: number; readonly snapshot?: TrackerSnapshot },
+  ): Promise<void>;
+  /** removes the conversation's events and snapshot (the HTTP API's tracker replace) */
+  remove?(conversationId: string): Promise<void>;
+  close?(): Promise<void>;
 }
 
 /** Serialises the turns of one conversation, also across processes for shared stores. */
@@ -45,8 +65,8 @@ export interface ActionRequest {
   readonly actionName: string;
   readonly conversationId: string;
   readonly state: TrackerState;
-  /** the conversation's events so far, for protocols that ship the tracker (built on demand) */
-  allEvents(): readonly Event[];
+  /** the conversation's events so far, for protocols that ship the tracker (read on demand) */
+  allEvents(): Promise<readonly Event[]>;
   readonly engine: EngineContext;
   readonly channel?: string;
 }

@@ -15,7 +15,7 @@ import type {
   CommandGenerator,
   IdSource,
   LockStore,
-  StoredConversation,
+  RecentConversation,
   TrackerStore,
 } from '../core/ports.js';
 import { receiveUserMessage } from '../core/turn.js';
@@ -89,16 +89,19 @@ export class Agent {
 
   /** The conversation's events and derived state. */
   async load(conversationId: string): Promise<{ events: readonly Event[]; state: TrackerState }> {
-    const stored = await this.options.trackerStore.load(conversationId);
-    return { events: stored.events, state: this.stateOf(conversationId, stored) };
+    const recent = await this.options.trackerStore.loadRecent(conversationId);
+    const state = this.stateOf(conversationId, recent);
+    return { events: await this.options.trackerStore.loadAll(conversationId), state };
   }
 
-  private stateOf(conversationId: string, stored: StoredConversation): TrackerState {
-    const snapshot = stored.snapshot;
-    if (snapshot && snapshot.eventCount <= stored.events.length) {
-      return foldEvents(snapshot.state, stored.events.slice(snapshot.eventCount));
-    }
-    return foldEvents(this.emptyState(conversationId), stored.events);
+  /** The conversation's derived state only: flat in the conversation's length. */
+  async state(conversationId: string): Promise<TrackerState> {
+    return this.stateOf(conversationId, await this.options.trackerStore.loadRecent(conversationId));
+  }
+
+  private stateOf(conversationId: string, recent: RecentConversation): TrackerState {
+    const start = recent.snapshot ? recent.snapshot.state : this.emptyState(conversationId);
+    return foldEvents(start, recent.eventsAfterSnapshot);
   }
 
   private async runTurn(message: IncomingMessage): Promise<TurnResult> {
@@ -121,11 +124,11 @@ export class Agent {
   }
 
   private async openTurn(conversationId: string, message: IncomingMessage | undefined): Promise<OpenTurn> {
-    const stored = await this.options.trackerStore.load(conversationId);
-    const state = this.stateOf(conversationId, stored);
+    const recent = await this.options.trackerStore.loadRecent(conversationId);
+    const state = this.stateOf(conversationId, recent);
     const turn = new OpenTurn({
       conversationId,
-      stored: stored.events,
+      storedCount: recent.eventCount,
       state,
       now: this.options.clock.now(),
       store: this.options.trackerStore,
@@ -183,7 +186,7 @@ export class Agent {
       actionName: name,
       conversationId: turn.conversationId,
       state: turn.state,
-      allEvents: () => turn.allEvents,
+      allEvents: () => turn.allEvents(),
       engine,
       ...(channel ? { channel } : {}),
     });
@@ -218,26 +221,28 @@ class OpenTurn {
   readonly conversationId: string;
   readonly now: number;
   state: TrackerState;
-  private readonly stored: readonly Event[];
+  private readonly storedCount: number;
   private readonly added: Event[] = [];
   private readonly store: TrackerStore;
 
   constructor(options: {
     conversationId: string;
-    stored: readonly Event[];
+    storedCount: number;
     state: TrackerState;
     now: number;
     store: TrackerStore;
   }) {
     this.conversationId = options.conversationId;
-    this.stored = options.stored;
+    this.storedCount = options.storedCount;
     this.state = options.state;
     this.now = options.now;
     this.store = options.store;
   }
 
-  get allEvents(): readonly Event[] {
-    return [...this.stored, ...this.added];
+  /** the stored history (read once, on demand) followed by this turn's events */
+  async allEvents(): Promise<readonly Event[]> {
+    const stored = this.storedCount === 0 ? [] : await this.store.loadAll(this.conversationId);
+    return [...stored.slice(0, this.storedCount), ...this.added];
   }
 
   /** Events the core already applied to a state derived from this turn's: take both as they are. */
@@ -253,8 +258,8 @@ class OpenTurn {
   }
 
   async commit(): Promise<TurnResult> {
-    const snapshot = { eventCount: this.stored.length + this.added.length, state: this.state };
-    await this.store.append(this.conversationId, this.added, snapshot);
+    const snapshot = { eventCount: this.storedCount + this.added.length, state: this.state };
+    await this.store.append(this.conversationId, this.added, { expectedCount: this.storedCount, snapshot });
     return {
       events: this.added,
       messages: this.added.filter((event): event is BotUttered => event.event === 'bot'),

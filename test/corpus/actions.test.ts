@@ -16,7 +16,7 @@ function contextOf(slots: Record<string, unknown>, conversationId = 'conversatio
     slots,
     latestMessage: undefined,
     stack: [],
-    events: () => [],
+    events: async () => [],
     slot: (name) => slots[name] ?? null,
   };
 }

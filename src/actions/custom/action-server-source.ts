@@ -14,11 +14,11 @@ export class ActionServerSource implements CustomActionSource {
     return true;
   }
 
-  run(call: CustomActionCall): Promise<CustomActionResult> {
+  async run(call: CustomActionCall): Promise<CustomActionResult> {
     return this.client.run({
       actionName: call.actionName,
       senderId: call.conversationId,
-      tracker: call.tracker(),
+      tracker: await call.tracker(),
     });
   }
 }

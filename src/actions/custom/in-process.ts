@@ -11,8 +11,8 @@ export interface ActionContext {
   readonly slots: Readonly<Record<string, unknown>>;
   readonly latestMessage: { readonly text: string | null; readonly intent: string | null } | undefined;
   readonly stack: readonly Frame[];
-  /** every event of the conversation so far */
-  events(): readonly Event[];
+  /** every event of the conversation so far (read from the store on demand) */
+  events(): Promise<readonly Event[]>;
   slot(name: string): unknown;
 }
 
@@ -63,7 +63,7 @@ export class InProcessActionSource implements CustomActionSource {
 function actionContext(
   conversationId: string,
   state: TrackerState,
-  events: () => readonly Event[],
+  events: () => Promise<readonly Event[]>,
 ): ActionContext {
   const latest = state.latestMessage;
   return {

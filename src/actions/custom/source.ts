@@ -12,9 +12,9 @@ export interface CustomActionCall {
   readonly actionName: string;
   readonly conversationId: string;
   readonly state: TrackerState;
-  allEvents(): readonly Event[];
+  allEvents(): Promise<readonly Event[]>;
   /** the tracker's `current_state` JSON, built on demand (it carries the whole event log) */
-  tracker(): unknown;
+  tracker(): Promise<unknown>;
 }
 
 /** A place custom actions run: in-process TypeScript modules, an action server, e2e test stubs. */

@@ -1,15 +1,16 @@
 import { Command, CommanderError } from 'commander';
-import { createRequire } from 'node:module';
-import { assetUrl } from '../asset-paths.js';
+import { PARLEY_VERSION } from '../version.js';
 import type { CliIo } from './io.js';
 import { nluCommand } from './nlu-evaluate-command.js';
+import { runCommand } from './run-command.js';
 import { testCommand } from './test-command.js';
+import { trainCommand } from './train-command.js';
 import { validateCommand } from './validate-command.js';
 
 const EXIT_USAGE = 2;
 
 export function buildProgram(io: CliIo): Command {
-  const version = (createRequire(assetUrl('.'))('../package.json') as { version: string }).version;
+  const version = PARLEY_VERSION;
   const program = new Command('parley')
     .description('Parley: Rasa CALM-style assistants with a built-in A2A server')
     .version(version)
@@ -20,7 +21,9 @@ export function buildProgram(io: CliIo): Command {
   program.addCommand(data);
   program.addCommand(validateCommand(io), {});
   program.addCommand(testCommand(io));
+  program.addCommand(trainCommand(io));
   program.addCommand(nluCommand(io));
+  program.addCommand(runCommand(io));
   configureRecursively(program, io);
   return program;
 }
@@ -50,5 +53,6 @@ function processIo(): CliIo {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     setExitCode: (code) => (process.exitCode = code),
+    stderrIsTTY: process.stderr.isTTY === true,
   };
 }

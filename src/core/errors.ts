@@ -47,7 +47,9 @@ export type ErrorCode =
   | 'STORE_CONFIG_INVALID'
   | 'STORE_CORRUPT'
   | 'LOCK_TIMEOUT'
-  | 'MODEL_INVALID';
+  | 'MODEL_INVALID'
+  | 'MODEL_NOT_FOUND'
+  | 'SHUTTING_DOWN';
 
 /** An infrastructure or usage failure that cannot become part of a conversation. */
 export class AppError extends Error {

@@ -44,6 +44,8 @@ export interface IncomingMessage {
   readonly metadata?: Readonly<Record<string, unknown>>;
   /** commands decided elsewhere (tests, oracles, the HTTP API): understanding is skipped */
   readonly commands?: readonly Command[];
+  /** called with each bot message as soon as the turn produces it (streaming channels) */
+  readonly onBotMessage?: (message: BotUttered) => void;
 }
 
 export interface TurnResult {
@@ -132,6 +134,7 @@ export class Agent {
       state,
       now: this.options.clock.now(),
       store: this.options.trackerStore,
+      ...(message?.onBotMessage ? { onBotMessage: message.onBotMessage } : {}),
     });
     if (needsNewSession(turn.state, this.assistant.domain.sessionConfig, turn.now)) {
       await this.runAction(turn, 'action_session_start', message?.inputChannel);
@@ -224,6 +227,7 @@ class OpenTurn {
   private readonly storedCount: number;
   private readonly added: Event[] = [];
   private readonly store: TrackerStore;
+  private readonly onBotMessage: ((message: BotUttered) => void) | undefined;
 
   constructor(options: {
     conversationId: string;
@@ -231,7 +235,9 @@ class OpenTurn {
     state: TrackerState;
     now: number;
     store: TrackerStore;
+    onBotMessage?: (message: BotUttered) => void;
   }) {
+    this.onBotMessage = options.onBotMessage;
     this.conversationId = options.conversationId;
     this.storedCount = options.storedCount;
     this.state = options.state;
@@ -249,12 +255,18 @@ class OpenTurn {
   adopt(applied: { readonly events: readonly Event[]; readonly state: TrackerState }): void {
     this.added.push(...applied.events);
     this.state = applied.state;
+    for (const event of applied.events) this.announce(event);
   }
 
   add(event: UnstampedEvent | Event): void {
     const stamped = { ...event, timestamp: event.timestamp ?? this.now } as Event;
     this.state = applyEvent(this.state, stamped);
     this.added.push(stamped);
+    this.announce(stamped);
+  }
+
+  private announce(event: Event): void {
+    if (event.event === 'bot' && this.onBotMessage) this.onBotMessage(event);
   }
 
   async commit(): Promise<TurnResult> {

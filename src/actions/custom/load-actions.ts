@@ -1,21 +1,20 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { join } from 'node:path';
+import { importUserModule } from '../../user-modules.js';
 import type { InProcessAction } from './in-process.js';
 
 const ACTION_FILE = /\.(ts|mts|js|mjs)$/;
 
 /**
  * Imports every module of an assistant's `actions/` folder and collects the actions they export
- * (`export default defineAction(...)`, or named exports of actions). TypeScript files are loaded
- * through tsx's loader, so assistants need no build step.
+ * (`export default defineAction(...)`, or named exports of actions). TypeScript files need no build step
+ * (see importUserModule).
  */
 export async function loadInProcessActions(folder: string): Promise<InProcessAction[]> {
   if (!existsSync(folder)) return [];
   const files = readdirSync(folder).filter(
     (file) => ACTION_FILE.test(file) && !file.endsWith('.d.ts') && !file.includes('.test.'),
   );
-  if (files.some((file) => /\.m?ts$/.test(file))) await registerTypeScript();
   const actions: InProcessAction[] = [];
   for (const file of files.sort()) actions.push(...(await actionsOfModule(join(folder, file))));
   return actions;
@@ -24,24 +23,14 @@ export async function loadInProcessActions(folder: string): Promise<InProcessAct
 /** The actions of a folder (as above) or of one module, which may also export arrays of actions. */
 export async function loadActionsFrom(path: string): Promise<InProcessAction[]> {
   if (existsSync(path) && statSync(path).isDirectory()) return loadInProcessActions(path);
-  if (/\.m?ts$/.test(path)) await registerTypeScript();
   return actionsOfModule(path);
 }
 
 async function actionsOfModule(path: string): Promise<InProcessAction[]> {
-  const module = (await import(pathToFileURL(resolve(path)).href)) as Record<string, unknown>;
+  const module = await importUserModule(path);
   return Object.values(module)
     .flatMap((value) => (Array.isArray(value) ? (value as unknown[]) : [value]))
     .filter(isAction);
-}
-
-let registered = false;
-
-async function registerTypeScript(): Promise<void> {
-  if (registered) return;
-  const { register } = await import('tsx/esm/api');
-  register();
-  registered = true;
 }
 
 function isAction(value: unknown): value is InProcessAction {

@@ -1,0 +1,88 @@
+import { Router } from 'express';
+import type { Request, Response } from 'express';
+import type { ChannelContext, ChannelFactory, InputChannel } from './channel.js';
+import { CollectingOutputChannel } from './collecting-output.js';
+import { sendRasaError, sendTurnFailure } from './http-errors.js';
+import { isRecord, messageTextOf, metadataOf, senderOf } from './request-fields.js';
+import type { UserMessage } from './channel.js';
+
+/**
+ * Rasa's REST channel: `POST /webhooks/rest/webhook` with `{sender, message, metadata?, input_channel?}`
+ * answers with the bot's messages as a JSON array; `?stream=true` sends them as NDJSON while the turn runs.
+ */
+export class RestChannel implements InputChannel {
+  readonly name: string;
+
+  constructor(options: { name?: string } = {}) {
+    this.name = options.name ?? 'rest';
+  }
+
+  router(context: ChannelContext): Router {
+    const router = Router();
+    router.get('/', (_request, response) => {
+      response.json({ status: 'ok' });
+    });
+    router.post('/webhook', (request, response) => {
+      void this.receive(request, response, context);
+    });
+    return router;
+  }
+
+  private async receive(request: Request, response: Response, context: ChannelContext): Promise<void> {
+    const parsed = parseRestMessage(request.body, this.name);
+    if (!parsed.ok) {
+      sendRasaError(response, { status: 400, reason: 'BadRequest', message: parsed.error });
+      return;
+    }
+    const stream = request.query['stream'] === 'true';
+    if (stream) response.status(200).type('text/event-stream').flushHeaders();
+    const output = new CollectingOutputChannel({
+      name: this.name,
+      ...(stream ? { onMessage: (message) => void response.write(`${JSON.stringify(message)}\n`) } : {}),
+    });
+    try {
+      await context.handleMessage({ ...parsed.value, output });
+      if (stream) response.end();
+      else response.json(output.messages);
+    } catch (error) {
+      context.logger.error(
+        { channel: this.name, sender: parsed.value.senderId, error: String(error) },
+        'rest.message.received.failure',
+      );
+      if (stream) response.end();
+      else sendTurnFailure(response, error);
+    }
+  }
+}
+
+type ParsedMessage = Omit<UserMessage, 'output'>;
+
+export function parseRestMessage(
+  body: unknown,
+  channelName: string,
+): { ok: true; value: ParsedMessage } | { ok: false; error: string } {
+  if (!isRecord(body)) return { ok: false, error: 'The request body must be a JSON object.' };
+  const sender = senderOf(body);
+  const text = messageTextOf(body);
+  const metadata = metadataOf(body);
+  const inputChannel = body['input_channel'];
+  const errors = [sender, text, metadata].flatMap((field) => (field.ok ? [] : [field.error]));
+  if (inputChannel !== undefined && inputChannel !== null && typeof inputChannel !== 'string')
+    errors.push("'input_channel' must be a string.");
+  if (!sender.ok || !text.ok || !metadata.ok || errors.length > 0)
+    return { ok: false, error: errors.join(' ') };
+  return {
+    ok: true,
+    value: {
+      senderId: sender.value,
+      text: text.value,
+      inputChannel: typeof inputChannel === 'string' && inputChannel !== '' ? inputChannel : channelName,
+      ...(metadata.value ? { metadata: metadata.value } : {}),
+    },
+  };
+}
+
+export const REST_CHANNEL: ChannelFactory = {
+  name: 'rest',
+  create: () => new RestChannel(),
+};

@@ -1,0 +1,103 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { BUILT_IN_CHANNELS, RASA_CHANNELS_NOT_SHIPPED } from '../channels/built-ins.js';
+import type { ChannelFactory, InputChannel } from '../channels/channel.js';
+import { AppError } from '../core/errors.js';
+import type { Logger } from '../runtime/logger.js';
+import { importUserModule } from '../user-modules.js';
+
+export interface ChannelSelection {
+  /** credentials.yml as loaded (undefined when the project has none) */
+  readonly credentials: Readonly<Record<string, unknown>> | undefined;
+  /** Rasa's `--connector`: only this channel */
+  readonly connector?: string;
+  readonly projectRoot: string;
+  readonly logger: Logger;
+}
+
+/**
+ * The channels to serve, the way `rasa run` picks them: every credentials.yml entry (built-in names or
+ * a module path to a custom channel), only `--connector` when given, and the REST channel with a
+ * warning when nothing is configured. Every unusable entry is reported at once.
+ */
+export async function selectChannels(selection: ChannelSelection): Promise<InputChannel[]> {
+  const entries = Object.entries(selection.credentials ?? {});
+  const chosen = selection.connector
+    ? [[selection.connector, (selection.credentials ?? {})[selection.connector] ?? null] as const]
+    : entries;
+  if (chosen.length === 0) {
+    selection.logger.warn({}, 'No chat connector configured, falling back to the REST input channel.');
+    return [BUILT_IN_CHANNELS.get('rest')!.create({}, { logger: selection.logger })];
+  }
+  const problems: string[] = [];
+  const channels: InputChannel[] = [];
+  for (const [name, block] of chosen) {
+    try {
+      const factory = await factoryFor(name, selection.projectRoot);
+      channels.push(factory.create(recordOf(block), { logger: selection.logger }));
+    } catch (error) {
+      problems.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  if (problems.length > 0)
+    throw new AppError({
+      code: 'PROJECT_INVALID',
+      message: `credentials.yml: ${problems.length} channel(s) cannot start:\n  ${problems.join('\n  ')}`,
+    });
+  return channels;
+}
+
+async function factoryFor(name: string, projectRoot: string): Promise<ChannelFactory> {
+  const builtIn = BUILT_IN_CHANNELS.get(name);
+  if (builtIn) return builtIn;
+  if (RASA_CHANNELS_NOT_SHIPPED.has(name))
+    throw new Error(
+      `Parley does not ship Rasa's '${name}' channel; write it as a custom channel (docs/channels.md).`,
+    );
+  const path = modulePath(name, projectRoot);
+  if (!path)
+    throw new Error(
+      `Failed to find input channel class for '${name}': no built-in channel of that name and no module ` +
+        `${name.replace(/\./g, '/')}.(ts|js) in the project.`,
+    );
+  const module = await importUserModule(path);
+  const exportName = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1) : '';
+  const candidate = module[exportName] ?? module['default'];
+  if (!isFactory(candidate))
+    throw new Error(
+      `${path} must export a channel factory (defineChannel({name, create})) as default or '${exportName}'.`,
+    );
+  return candidate;
+}
+
+/**
+ * A module path like Rasa's (`addons.my_channel.MyInput`: the module addons/my_channel, export MyInput),
+ * or a file path relative to the project.
+ */
+function modulePath(name: string, projectRoot: string): string | undefined {
+  const asFile = resolve(projectRoot, name);
+  if (/\.(m?ts|m?js)$/.test(name) && existsSync(asFile)) return asFile;
+  const segments = name.split('.');
+  for (const count of [segments.length - 1, segments.length]) {
+    if (count < 1) continue;
+    const base = join(projectRoot, ...segments.slice(0, count));
+    for (const extension of ['.ts', '.mts', '.js', '.mjs'])
+      if (existsSync(base + extension)) return base + extension;
+  }
+  return undefined;
+}
+
+function isFactory(value: unknown): value is ChannelFactory {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ChannelFactory).name === 'string' &&
+    typeof (value as ChannelFactory).create === 'function'
+  );
+}
+
+function recordOf(value: unknown): Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : {};
+}

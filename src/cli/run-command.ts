@@ -1,0 +1,123 @@
+import { Command, Option } from 'commander';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { TlsFiles } from '../server/http-server.js';
+import type { CliIo } from './io.js';
+import { createLogger } from './logger.js';
+import { toLocation } from './project-options.js';
+import type { ProjectFlags } from './project-options.js';
+
+export interface RunFlags extends ProjectFlags {
+  readonly port: string;
+  readonly interface: string;
+  readonly enableApi?: boolean;
+  readonly cors?: string[];
+  readonly connector?: string;
+  readonly model?: string;
+  readonly authToken?: string;
+  readonly jwtSecret?: string;
+  readonly jwtMethod: string;
+  readonly jwtPrivateKey?: string;
+  readonly sslCertificate?: string;
+  readonly sslKeyfile?: string;
+  readonly sslCaFile?: string;
+  readonly sslPassword?: string;
+  readonly logLevel?: string;
+  readonly rasaVersion?: string;
+}
+
+/** `parley run`: serves the assistant (channels, HTTP API, A2A) on one port, with Rasa's flags. */
+export function runCommand(io: CliIo, signals: NodeJS.EventEmitter = process): Command {
+  return new Command('run')
+    .description('serve the assistant: channels, the HTTP API and A2A on one port')
+    .option('--project <dir>', 'the assistant folder', '.')
+    .option('-d, --domain <path>', 'domain file or folder')
+    .option('--data <paths...>', 'training data files or folders')
+    .option('-c, --config <path>', 'config file')
+    .option('--endpoints <path>', 'endpoints file (default: endpoints.yml in the project)')
+    .option('--credentials <path>', 'credentials file (default: credentials.yml in the project)')
+    .option(
+      '-m, --model <path>',
+      'model archive, or a folder whose newest archive is used (default: models/)',
+    )
+    .option('-p, --port <port>', 'port to listen on', '5005')
+    .option('-i, --interface <host>', 'network interface to listen on', '0.0.0.0')
+    .option('--enable-api', 'serve the HTTP API')
+    .option('--cors [origins...]', 'allowed CORS origins (* for all)')
+    .option('--connector <name>', 'serve only this channel of credentials.yml')
+    .addOption(new Option('-t, --auth-token <token>', 'token for the HTTP API').env('AUTH_TOKEN'))
+    .addOption(
+      new Option('--jwt-secret <secret>', 'JWT secret or public key for the HTTP API').env('JWT_SECRET'),
+    )
+    .addOption(new Option('--jwt-method <alg>', 'JWT algorithm').env('JWT_METHOD').default('HS256'))
+    .addOption(new Option('--jwt-private-key <key>', 'JWT private key (asymmetric)').env('JWT_PRIVATE_KEY'))
+    .option('--ssl-certificate <file>', 'TLS certificate (serves HTTPS)')
+    .option('--ssl-keyfile <file>', 'TLS private key')
+    .option('--ssl-ca-file <file>', 'TLS CA bundle')
+    .option('--ssl-password <password>', 'passphrase of the TLS key')
+    .addOption(new Option('--log-level <level>', 'log level').choices(['debug', 'info', 'warn', 'error']))
+    .option('--rasa-version <version>', 'reproduce the default pattern behaviour of this Rasa version')
+    .action(async (flags: RunFlags) => {
+      io.setExitCode(await runServer(io, flags, signals));
+    });
+}
+
+async function runServer(io: CliIo, flags: RunFlags, signals: NodeJS.EventEmitter): Promise<number> {
+  const port = Number(flags.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    io.stderr(`parley run: --port must be a port number, not '${flags.port}'.\n`);
+    return 2;
+  }
+  const tls = tlsFiles(flags);
+  if (typeof tls === 'string') {
+    io.stderr(`parley run: ${tls}\n`);
+    return 2;
+  }
+  const logger = createLogger({ defaultLevel: 'info', ...(flags.logLevel ? { level: flags.logLevel } : {}) });
+  const { startServer } = await import('./serve.js');
+  let server;
+  try {
+    server = await startServer({
+      location: toLocation({ ...flags, project: flags.project }),
+      projectRoot: resolve(flags.project),
+      port,
+      host: flags.interface,
+      logger,
+      ...(flags.connector ? { connector: flags.connector } : {}),
+      ...(flags.cors ? { cors: flags.cors } : {}),
+      ...(tls ? { tls } : {}),
+      ...(flags.rasaVersion ? { rasaVersion: flags.rasaVersion } : {}),
+    });
+  } catch (error) {
+    io.stderr(`parley run: ${error instanceof Error ? error.message : String(error)}\n`);
+    return 1;
+  }
+  io.stdout(`Parley server is up and running at ${server.baseUrl} (${server.summary.join('; ')}).\n`);
+  logger.info({ url: server.baseUrl, summary: server.summary }, 'server started');
+  await new Promise<void>((done) => {
+    const stop = (signal: string) => {
+      logger.info({ signal }, 'shutting down: finishing the turns in flight');
+      void server.close().then(done);
+    };
+    signals.once('SIGTERM', () => stop('SIGTERM'));
+    signals.once('SIGINT', () => stop('SIGINT'));
+  });
+  io.stdout('Parley server stopped.\n');
+  return 0;
+}
+
+function tlsFiles(flags: RunFlags): TlsFiles | string | undefined {
+  if (!flags.sslCertificate && !flags.sslKeyfile) return undefined;
+  if (!flags.sslCertificate || !flags.sslKeyfile)
+    return '--ssl-certificate and --ssl-keyfile must be given together.';
+  try {
+    return {
+      cert: readFileSync(flags.sslCertificate),
+      key: readFileSync(flags.sslKeyfile),
+      ...(flags.sslCaFile ? { ca: readFileSync(flags.sslCaFile) } : {}),
+      ...(flags.sslPassword ? { passphrase: flags.sslPassword } : {}),
+    };
+  } catch (error) {
+    return `cannot read the TLS files: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}

@@ -1,0 +1,98 @@
+import type { LockStore, TrackerStore } from '../core/ports.js';
+import { AppError } from '../core/errors.js';
+import { loadProject } from '../project/load-project.js';
+import type { ProjectLocation } from '../project/load/discover.js';
+import type { Logger } from '../runtime/logger.js';
+import { createApp } from '../server/app.js';
+import type { MountedRouter } from '../server/app.js';
+import { listen } from '../server/http-server.js';
+import type { RunningServer, TlsFiles } from '../server/http-server.js';
+import { TurnGate } from '../server/turn-gate.js';
+import { MemoryLockStore } from '../stores/memory-lock-store.js';
+import { MemoryTrackerStore } from '../stores/memory-tracker-store.js';
+import type { Environment } from '../understanding/llm/config.js';
+import { selectChannels } from './channels.js';
+import { composeAgent } from './compose.js';
+import { formatDiagnosticsText } from './format-diagnostics.js';
+import { chooseUnderstanding } from './understanding.js';
+
+export interface ServeOptions {
+  readonly location: ProjectLocation;
+  readonly projectRoot: string;
+  readonly port: number;
+  readonly host: string;
+  readonly logger: Logger;
+  readonly connector?: string;
+  readonly cors?: readonly string[];
+  readonly tls?: TlsFiles;
+  readonly rasaVersion?: string;
+  readonly env?: Environment;
+  /** stores given by the caller (tests); otherwise endpoints.yml decides */
+  readonly trackerStore?: TrackerStore;
+  readonly lockStore?: LockStore;
+}
+
+export interface ParleyServer extends RunningServer {
+  /** what the server runs with, for the start-up message */
+  readonly summary: readonly string[];
+}
+
+/**
+ * Loads the assistant and serves it: refuses a project with errors (listing them all) and an LLM
+ * pipeline without a configured LLM, then wires understanding, stores, actions and channels onto
+ * one port.
+ */
+export async function startServer(options: ServeOptions): Promise<ParleyServer> {
+  const { project, diagnostics } = loadProject(options.location, {
+    ...(options.rasaVersion ? { rasaVersion: options.rasaVersion } : {}),
+    ...(options.env ? { env: options.env } : {}),
+  });
+  if (diagnostics.hasErrors)
+    throw new AppError({
+      code: 'PROJECT_INVALID',
+      message: `The assistant has errors:\n${formatDiagnosticsText(diagnostics.all)}`,
+    });
+  const assistant = project.assistant;
+  const understanding = chooseUnderstanding(assistant, {
+    logger: options.logger,
+    ...(options.env ? { env: options.env } : {}),
+  });
+  if (!understanding.ok) throw new AppError({ code: 'LLM_NOT_CONFIGURED', message: understanding.message });
+  const trackerStore: TrackerStore = options.trackerStore ?? new MemoryTrackerStore();
+  const lockStore: LockStore = options.lockStore ?? new MemoryLockStore();
+  const agent = await composeAgent({
+    assistant,
+    projectRoot: options.projectRoot,
+    trackerStore,
+    lockStore,
+    commandGenerator: understanding.generator,
+    logger: options.logger,
+  });
+  const channels = await selectChannels({
+    credentials: project.files.credentials ? assistant.credentials : undefined,
+    ...(options.connector ? { connector: options.connector } : {}),
+    projectRoot: options.projectRoot,
+    logger: options.logger,
+  });
+  const gate = new TurnGate({ agent, logger: options.logger });
+  const routers: MountedRouter[] = [];
+  const app = createApp({ gate, channels, routers, ...(options.cors ? { cors: options.cors } : {}) });
+  const running = await listen({
+    app,
+    gate,
+    channels,
+    port: options.port,
+    host: options.host,
+    ...(options.tls ? { tls: options.tls } : {}),
+    onClosed: async () => {
+      await trackerStore.close?.();
+    },
+  });
+  const summary = [
+    `channels: ${channels.map((channel) => channel.name).join(', ')}`,
+    `understanding: ${understanding.kind}`,
+    `tracker store: ${trackerStore.constructor.name}`,
+    `lock store: ${lockStore.constructor.name}`,
+  ];
+  return { ...running, summary };
+}

@@ -1,0 +1,90 @@
+import express from 'express';
+import type { ErrorRequestHandler, Express, Router } from 'express';
+import type { InputChannel } from '../channels/channel.js';
+import { sendRasaError } from '../channels/http-errors.js';
+import { PARLEY_VERSION } from '../version.js';
+import { corsMiddleware } from './cors.js';
+import type { TurnGate } from './turn-gate.js';
+
+/** A router mounted at a path of the one port (the HTTP API, A2A, metrics). */
+export interface MountedRouter {
+  readonly path: string;
+  readonly router: Router;
+}
+
+export interface AppOptions {
+  readonly gate: TurnGate;
+  readonly channels: readonly InputChannel[];
+  /** routers mounted before the channels, e.g. the HTTP API and A2A */
+  readonly routers?: readonly MountedRouter[];
+  /** Rasa's `--cors` origins; none → no CORS headers */
+  readonly cors?: readonly string[];
+  /** the largest JSON body accepted (express syntax, e.g. '1mb') */
+  readonly bodyLimit?: string;
+}
+
+export const DEFAULT_BODY_LIMIT = '1mb';
+
+/**
+ * One Express app for the whole port: `GET /`, every channel under `/webhooks/<prefix>/`, and the
+ * routers given (HTTP API, A2A). Bad bodies and unknown routes get Rasa's JSON error body, never a
+ * stack trace.
+ */
+export function createApp(options: AppOptions): Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  if (options.cors && options.cors.length > 0) app.use(corsMiddleware(options.cors));
+  app.use(express.json({ limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT, type: jsonTypes }));
+  app.get('/', (_request, response) => {
+    response.type('text/plain').send(`Hello from Parley: ${PARLEY_VERSION}`);
+  });
+  for (const mounted of options.routers ?? []) app.use(mounted.path, mounted.router);
+  for (const channel of options.channels)
+    app.use(`/webhooks/${channel.urlPrefix ?? channel.name}`, channel.router(options.gate));
+  app.use((request, response) => {
+    sendRasaError(response, {
+      status: 404,
+      reason: 'NotFound',
+      message: `Requested URL ${request.path} not found`,
+    });
+  });
+  app.use(errorHandler);
+  return app;
+}
+
+/** JSON bodies, also when a client forgets the content type (curl -d sends form encoding). */
+function jsonTypes(request: { headers: Record<string, unknown> }): boolean {
+  const type = String(request.headers['content-type'] ?? '');
+  return type === '' || type.includes('json') || type.startsWith('application/x-www-form-urlencoded');
+}
+
+const errorHandler: ErrorRequestHandler = (error: unknown, _request, response, next) => {
+  if (response.headersSent) {
+    next(error);
+    return;
+  }
+  const type = (error as { type?: unknown }).type;
+  if (type === 'entity.too.large')
+    sendRasaError(response, {
+      status: 413,
+      reason: 'PayloadTooLarge',
+      message: 'The request body is too large.',
+    });
+  else if (
+    type === 'entity.parse.failed' ||
+    type === 'encoding.unsupported' ||
+    type === 'charset.unsupported'
+  )
+    sendRasaError(response, {
+      status: 400,
+      reason: 'BadRequest',
+      message: 'The request body is not valid JSON.',
+    });
+  else
+    sendRasaError(response, {
+      status: 500,
+      reason: 'UnexpectedError',
+      message: `An unexpected error occurred: ${error instanceof Error ? error.message : String(error)}`,
+    });
+};

@@ -1,0 +1,70 @@
+import { AppError } from '../core/errors.js';
+import type { Agent } from '../runtime/agent.js';
+import type { Logger } from '../runtime/logger.js';
+import type { ChannelContext, UserMessage } from '../channels/channel.js';
+import { botMessageOf } from '../channels/bot-message.js';
+
+/** Observes turns for metrics; the server passes a no-op when metrics are off. */
+export interface TurnObserver {
+  turnStarted(channel: string): void;
+  turnFinished(channel: string, seconds: number, outcome: 'ok' | 'error'): void;
+}
+
+/**
+ * The one door from every channel to the agent: runs a channel's message as a turn, delivers the bot's
+ * messages to the channel's output in order as they are produced, counts turns in flight, and refuses
+ * new ones once the server is shutting down so that a graceful stop can wait for the rest.
+ */
+export class TurnGate implements ChannelContext {
+  readonly logger: Logger;
+  private readonly agent: Agent;
+  private readonly observer: TurnObserver | undefined;
+  private inFlight = 0;
+  private closing = false;
+  private drained: (() => void) | undefined;
+
+  constructor(options: { agent: Agent; logger: Logger; observer?: TurnObserver }) {
+    this.agent = options.agent;
+    this.logger = options.logger;
+    this.observer = options.observer;
+  }
+
+  get turnsInFlight(): number {
+    return this.inFlight;
+  }
+
+  async handleMessage(message: UserMessage): Promise<void> {
+    if (this.closing) throw new AppError({ code: 'SHUTTING_DOWN', message: 'The server is shutting down.' });
+    this.inFlight += 1;
+    this.observer?.turnStarted(message.inputChannel);
+    const started = performance.now();
+    let delivery: Promise<void> = Promise.resolve();
+    let outcome: 'ok' | 'error' = 'error';
+    try {
+      await this.agent.handleMessage({
+        conversationId: message.senderId,
+        text: message.text,
+        inputChannel: message.inputChannel,
+        ...(message.metadata ? { metadata: message.metadata } : {}),
+        onBotMessage: (event) => {
+          delivery = delivery.then(() => message.output.sendResponse(message.senderId, botMessageOf(event)));
+        },
+      });
+      await delivery;
+      outcome = 'ok';
+    } finally {
+      this.observer?.turnFinished(message.inputChannel, (performance.now() - started) / 1000, outcome);
+      this.inFlight -= 1;
+      if (this.inFlight === 0) this.drained?.();
+    }
+  }
+
+  /** Refuses new turns and resolves once the running ones are done. */
+  drain(): Promise<void> {
+    this.closing = true;
+    if (this.inFlight === 0) return Promise.resolve();
+    return new Promise((resolve) => {
+      this.drained = resolve;
+    });
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * Opens a knex instance for a SQL target: SQLite through better-sqlite3 (a file in WAL mode, its folder
+ * created on demand) or PostgreSQL through pg (a pool; `login_db` creates the database first, as Rasa
+ * does; a `schema` becomes the search_path and must exist).
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import knex from 'knex';
+import type { Knex } from 'knex';
+import pg from 'pg';
+import { AppError } from '../../core/errors.js';
+import type { PostgresTarget } from './postgres-target.js';
+import { urlOfDatabase } from './postgres-target.js';
+import type { SqlTarget } from './sql-target.js';
+
+export interface ConnectionLimits {
+  /** PostgreSQL pool size (Rasa reads SQL_POOL_SIZE; its default is 50) */
+  readonly poolSize: number;
+  /** how long to wait for a new connection, or for a free one from the pool */
+  readonly connectTimeoutMs: number;
+  /** SQLite: how long to wait for another process's write to finish */
+  readonly busyTimeoutMs: number;
+}
+
+export const DEFAULT_LIMITS: ConnectionLimits = { poolSize: 20, connectTimeoutMs: 5000, busyTimeoutMs: 5000 };
+
+export function openKnex(target: SqlTarget, limits: ConnectionLimits): Knex {
+  if (target.dialect === 'sqlite') {
+    if (target.filename !== ':memory:') mkdirSync(dirname(target.filename), { recursive: true });
+    return knex({
+      client: 'better-sqlite3',
+      connection: { filename: target.filename },
+      useNullAsDefault: true,
+      acquireConnectionTimeout: limits.connectTimeoutMs,
+      pool: {
+        min: 1,
+        max: 1,
+        afterCreate: (connection: SqliteConnection, done: (error: Error | null, c: unknown) => void) => {
+          try {
+            // WAL: readers never block the writer; NORMAL sync is crash-safe (no corruption) in WAL mode
+            connection.pragma('journal_mode = WAL');
+            connection.pragma('synchronous = NORMAL');
+            connection.pragma(`busy_timeout = ${Math.round(limits.busyTimeoutMs)}`);
+            done(null, connection);
+          } catch (error) {
+            done(error as Error, connection);
+          }
+        },
+      },
+    });
+  }
+  return knex({
+    client: 'pg',
+    connection: postgresConnection(target.url, target.schema, limits),
+    acquireConnectionTimeout: limits.connectTimeoutMs,
+    pool: { min: 0, max: limits.poolSize, idleTimeoutMillis: 30_000 },
+  });
+}
+
+interface SqliteConnection {
+  pragma(source: string): unknown;
+}
+
+export function postgresConnection(url: string, schema: string | undefined, limits: ConnectionLimits) {
+  return {
+    connectionString: url,
+    connectionTimeoutMillis: limits.connectTimeoutMs,
+    keepAlive: true,
+    // a process that hangs inside a transaction must not hold rows or locks for ever
+    idle_in_transaction_session_timeout: 60_000,
+    application_name: 'parley',
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  };
+}
+
+/** Rasa's `login_db`: connect there and create the working database when it does not exist. */
+export async function ensurePostgresDatabase(
+  target: PostgresTarget,
+  limits: ConnectionLimits,
+): Promise<boolean> {
+  if (!target.loginDb) return false;
+  const client = new pg.Client(postgresConnection(urlOfDatabase(target, target.loginDb), undefined, limits));
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_catalog.pg_database WHERE datname = $1', [
+      target.database,
+    ]);
+    if (found.rowCount) return false;
+    try {
+      await client.query(`CREATE DATABASE ${quoteIdentifier(target.database)}`);
+    } catch (error) {
+      // another process created it at the same moment
+      const code = (error as { code?: string }).code;
+      if (code !== '42P04' && code !== '23505') throw error;
+    }
+    return true;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+/** Rasa exits when the configured schema does not exist; we refuse to open the store. */
+export async function assertSchemaExists(db: Knex, target: PostgresTarget): Promise<void> {
+  if (!target.schema) return;
+  const rows = await db
+    .select('schema_name')
+    .from('information_schema.schemata')
+    .where('schema_name', target.schema.toLowerCase());
+  if (rows.length > 0) return;
+  throw new AppError({
+    code: 'STORE_CONFIG_INVALID',
+    message: `PostgreSQL schema '${target.schema}' does not exist in database '${target.database}'; create it (CREATE SCHEMA ${target.schema}) or remove the schema setting.`,
+    details: { schema: target.schema, database: target.database },
+  });
+}
+
+export function quoteIdentifier(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}

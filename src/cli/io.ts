@@ -3,4 +3,6 @@ export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
   setExitCode(code: number): void;
+  /** stderr is a terminal: progress may be drawn in place there */
+  readonly stderrIsTTY?: boolean;
 }

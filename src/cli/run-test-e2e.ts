@@ -19,6 +19,8 @@ import { AgentDriverFactory } from './agent-driver.js';
 import { composeAgent } from './compose.js';
 import { createLogger } from './logger.js';
 import { chooseUnderstanding } from './understanding.js';
+import { useModel } from './use-model.js';
+import type { ModelFlags } from './use-model.js';
 import { formatDiagnosticsText } from './format-diagnostics.js';
 import type { CliIo } from './io.js';
 import type { Logger } from '../runtime/logger.js';
@@ -36,11 +38,18 @@ export interface TestE2EOptions {
   readonly quiet: boolean;
   /** where engine errors are logged (default: JSON lines on stderr at LOG_LEVEL or warn) */
   readonly logger?: Logger;
+  /**
+   * the model archive to take the trained NLU from (`-m`, or the newest matching one in models/, else
+   * one trained and written first); absent: the NLU is trained in memory and no file is written
+   */
+  readonly model?: ModelFlags;
 }
 
 export interface TestE2EOutcome {
   readonly results: readonly E2EResult[];
   readonly exitCode: number;
+  /** the archive used, when `model` was given */
+  readonly model?: { readonly path: string; readonly trainedNow: boolean };
 }
 
 /** Loads the assistant and the tests, runs them, prints Rasa's report; exit 0 only when all of at least one passed. */
@@ -61,7 +70,15 @@ export async function executeTestE2E(io: CliIo, options: TestE2EOptions): Promis
   const files = testFiles(options);
   const actions = options.actions ? await loadActionsFrom(options.actions) : undefined;
   const logger = options.logger ?? createLogger();
-  const understanding = chooseUnderstanding(project.assistant, { logger, llmOptional: oracle !== undefined });
+  const model = options.model
+    ? useModel(io, { project, logger, model: options.model, quiet: options.quiet })
+    : undefined;
+  if (options.model && !model) return { results: [], exitCode: 1 };
+  const understanding = chooseUnderstanding(project.assistant, {
+    logger,
+    llmOptional: oracle !== undefined,
+    ...(model?.nlu ? { trained: model.nlu } : {}),
+  });
   if (!understanding.ok) {
     io.stderr(`parley: ${understanding.message}\n`);
     return { results: [], exitCode: 1 };
@@ -99,7 +116,11 @@ export async function executeTestE2E(io: CliIo, options: TestE2EOptions): Promis
   io.stdout(formatReport(results) + '\n');
   if (options.resultsDir) await writeResultFiles(options.resultsDir, results);
   const passed = results.length > 0 && results.every((result) => result.passed);
-  return { results, exitCode: passed ? 0 : 1 };
+  return {
+    results,
+    exitCode: passed ? 0 : 1,
+    ...(model ? { model: { path: model.modelPath, trainedNow: model.trainedNow } } : {}),
+  };
 }
 
 function testFiles(options: TestE2EOptions): E2ETestFile[] {

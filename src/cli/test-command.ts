@@ -12,6 +12,7 @@ interface TestFlags extends ProjectFlags {
   readonly failFast?: boolean;
   readonly deterministicOnly?: boolean;
   readonly quiet?: boolean;
+  readonly model?: string;
 }
 
 /** `parley test e2e`: runs Rasa e2e test files against the assistant, in process. */
@@ -38,7 +39,12 @@ export function testCommand(io: CliIo): Command {
     )
     .option('--fail-fast', 'stop after the first failing test case')
     .option('--deterministic-only', 'with an oracle: skip the test cases it marks as needing an LLM')
-    .option('-q, --quiet', 'print only the report');
+    .option('-q, --quiet', 'print only the report')
+    .option(
+      '-m, --model <path>',
+      'model archive, or folder of archives (newest); default: the newest model in models/ trained ' +
+        'from the current project files, else one trained first',
+    );
   addProjectOptions(e2e).action(async (paths: string[], flags: TestFlags) => {
     const { runTestE2E } = await import('./run-test-e2e.js');
     const code = await runTestE2E(io, {
@@ -57,6 +63,7 @@ export function testCommand(io: CliIo): Command {
       failFast: flags.failFast ?? false,
       deterministicOnly: flags.deterministicOnly ?? false,
       quiet: flags.quiet ?? false,
+      model: flags.model !== undefined ? { path: flags.model } : {},
     });
     io.setExitCode(code);
   });

@@ -1,18 +1,31 @@
 import { load, CORE_SCHEMA } from 'js-yaml';
-import type { Assistant } from '../../core/assistant.js';
+import type { Assistant, ComponentConfig } from '../../core/assistant.js';
 import type { IntentExamples, NluData } from '../../core/domain/nlu-data.js';
 import { nluDataFromDocument } from '../../core/domain/nlu-examples.js';
 import type { IntentClassifier } from './classifier/classifier.js';
+import { classifierOptionsFromPipeline } from './classifier/pipeline-options.js';
 import { trainIntentClassifier } from './classifier/training.js';
 import { extractEntities, trainEntityExtractors } from './entities/model.js';
 import type { EntityModel } from './entities/model.js';
 import type { NluInterpreter } from './nlu-command-generator.js';
 import { FLOW_INTENT_PREFIX } from './nlu-command-generator.js';
+import type { ProgressListener } from './progress.js';
 import { repairTrainingDataText } from './repair-intents.js';
 
 export interface TrainedNlu {
   readonly classifier: IntentClassifier;
   readonly entities: EntityModel;
+}
+
+/** A freshly trained pipeline, with what training has to say about the project's config (for the user). */
+export interface NluTraining extends TrainedNlu {
+  readonly notes: readonly string[];
+}
+
+export interface TrainNluOptions {
+  /** replaces the seed of config.yml (`random_seed` / `random_state` of the classifier) */
+  readonly seed?: number;
+  readonly onProgress?: ProgressListener;
 }
 
 /**
@@ -42,18 +55,33 @@ export function nluTrainingData(assistant: Assistant): NluData {
   };
 }
 
-export function trainNlu(assistant: Assistant, options: { seed?: number } = {}): TrainedNlu {
+/**
+ * Trains the offline pipeline the way the project's config.yml asks for (`classifierOptionsFromPipeline`:
+ * featurizers, classifier, fallback threshold); a pipeline that names no NLU component gets Parley's
+ * default one. The same project and seed always give the same model.
+ */
+export function trainNlu(assistant: Assistant, options: TrainNluOptions = {}): NluTraining {
   const data = nluTrainingData(assistant);
   const examples = data.intents.flatMap((entry) =>
     entry.examples.map((example) => ({ text: example.text, intent: entry.intent })),
   );
-  const classifier = trainIntentClassifier(examples, {
-    ...(options.seed !== undefined ? { seed: options.seed } : {}),
-  });
-  const entities = trainEntityExtractors(data, {
-    ...(options.seed !== undefined ? { seed: options.seed } : {}),
-  });
-  return { classifier, entities };
+  const seed = options.seed !== undefined ? { seed: options.seed } : {};
+  const onProgress = options.onProgress ?? (() => undefined);
+  const settings = { ...classifierOptionsFromPipeline(assistant.config.pipeline), ...seed };
+  const classifier = trainIntentClassifier(examples, settings, onProgress);
+  onProgress({ phase: 'entities', step: 1, steps: 1 });
+  const entities = trainEntityExtractors(data, seed);
+  return { classifier, entities, notes: pipelineNotes(assistant.config.pipeline) };
+}
+
+/** What the user should know about components Parley accepts but does not run as Rasa would. */
+export function pipelineNotes(pipeline: readonly ComponentConfig[]): string[] {
+  if (!pipeline.some((component) => component.name === 'DIETClassifier')) return [];
+  return [
+    'DIETClassifier: Parley does not run DIET; it trains its own intent classifier in its place ' +
+      '(TF-IDF word and character n-grams, a calibrated ensemble of logistic regression and small MLPs). ' +
+      "Only its random_seed option is read; entities come from Parley's entity extractors.",
+  ];
 }
 
 /** The trained pipeline as the command generator reads it; dates are read relative to `today`. */

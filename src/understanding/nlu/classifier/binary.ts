@@ -76,7 +76,8 @@ function readSection(bytes: Uint8Array, at: number, entry: unknown): Section {
   const byteLength = entry['length'] * width;
   if (at + byteLength > bytes.length)
     throw new ClassifierError('NLU_BAD_MODEL', 'The model file is truncated.');
-  const copy = bytes.slice(at, at + byteLength);
+  // A copy, aligned at offset 0. Not `bytes.slice()`: on a Node Buffer that is a view of the same memory.
+  const copy = new Uint8Array(bytes.subarray(at, at + byteLength));
   return entry['type'] === 'f32'
     ? { type: 'f32', data: new Float32Array(copy.buffer, 0, entry['length']) }
     : { type: 'i8', data: new Int8Array(copy.buffer, 0, entry['length']) };

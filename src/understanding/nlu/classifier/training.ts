@@ -13,17 +13,20 @@ import { rowOf, selectRows, toMatrix } from './sparse.js';
 import type { SparseMatrix } from './sparse.js';
 import { tokenise } from './text.js';
 import { featurise, fitVectoriser } from './vectoriser.js';
+import type { ProgressListener } from '../progress.js';
 
 /**
  * Trains the ensemble. The TF-IDF features are fitted on every example. Each member holds out its own
  * slice of every intent's examples (the slices do not overlap while there are enough examples), is
  * trained on the rest with its own seeded random source, and gets the softmax temperature that fits the
  * slice best; with `refit` it is then trained again on every example. The same examples, options and
- * seed always give the same model.
+ * seed always give the same model. `onProgress` hears of each phase as it starts; it cannot change the
+ * model.
  */
 export function trainIntentClassifier(
   examples: readonly LabelledExample[],
   options: Partial<ClassifierOptions> = {},
+  onProgress: ProgressListener = () => undefined,
 ): IntentClassifier {
   const settings: ClassifierOptions = { ...DEFAULT_OPTIONS, ...options };
   if (examples.length === 0)
@@ -31,12 +34,15 @@ export function trainIntentClassifier(
   if (settings.members.length === 0)
     throw new ClassifierError('NLU_BAD_OPTION', 'The classifier needs at least one ensemble member.');
   const labels = [...new Set(examples.map((example) => example.intent))];
+  onProgress({ phase: 'features', step: 1, steps: 1 });
   const { vectoriser, set } = prepare(withIntentNames(examples, labels, settings), labels, settings);
   const random = createRandom(settings.seed);
   const slices = calibrationSlices(set.labels, examples.length, settings, random);
-  const members = settings.members.map((member, at) =>
-    trainCalibrated(member, set, slices[at] ?? [], settings.refit, random.int(2 ** 31)),
-  );
+  const steps = settings.members.length;
+  const members = settings.members.map((member, at) => {
+    onProgress({ phase: 'classifier', step: at + 1, steps, detail: member.kind });
+    return trainCalibrated(member, set, slices[at] ?? [], settings.refit, random.int(2 ** 31));
+  });
   return new IntentClassifier({
     labels,
     vectoriser,

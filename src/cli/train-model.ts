@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import type { Assistant } from '../core/assistant.js';
+import type { LoadedProject } from '../project/load-project.js';
+import { LLM_GENERATORS } from '../understanding/llm/config.js';
+import { trainNlu } from '../understanding/nlu/pipeline.js';
+import type { TrainedNlu } from '../understanding/nlu/pipeline.js';
+import type { ProgressListener } from '../understanding/nlu/progress.js';
+import { serializeTrainedNlu } from '../understanding/nlu/trained-nlu-json.js';
+import { writeModel } from './model-archive.js';
+import type { ModelMetadata } from './model-archive.js';
+import { PARLEY_VERSION } from '../version.js';
+
+export interface TrainModelOptions {
+  readonly project: Pick<LoadedProject, 'assistant' | 'files'>;
+  /** fingerprintProject() of the project's files */
+  readonly fingerprint: string;
+  /** the folder the archive is written to */
+  readonly out: string;
+  /** `--fixed-model-name`: the archive's name instead of `<timestamp>-<fingerprint>` */
+  readonly fixedName?: string;
+  readonly onProgress?: ProgressListener;
+  readonly now?: () => Date;
+}
+
+export interface TrainedModel {
+  readonly path: string;
+  readonly metadata: ModelMetadata;
+  /** undefined when the project understands through an LLM: there is no NLU to train */
+  readonly nlu: TrainedNlu | undefined;
+}
+
+/**
+ * Trains what the project's understanding needs and writes the archive. A project whose config.yml
+ * names an LLM command generator gets an archive without NLU (the compiled domain and flows only):
+ * Parley runs one understanding per assistant, and it would never ask the NLU pipeline.
+ */
+export function trainModel(options: TrainModelOptions): TrainedModel {
+  const { assistant } = options.project;
+  const now = options.now ?? (() => new Date());
+  const started = performance.now();
+  const understanding = understandingOf(assistant);
+  const training =
+    understanding === 'nlu'
+      ? trainNlu(assistant, options.onProgress ? { onProgress: options.onProgress } : {})
+      : undefined;
+  const metadata: ModelMetadata = {
+    format: 'parley-model',
+    version: 1,
+    modelId: randomUUID().replace(/-/g, ''),
+    fingerprint: options.fingerprint,
+    trainedAt: now().toISOString(),
+    parleyVersion: PARLEY_VERSION,
+    assistantId: assistant.config.assistantId ?? null,
+    language: assistant.config.language,
+    rasaVersion: assistant.config.rasaVersion ?? null,
+    understanding,
+    trainingSeconds: Math.round(performance.now() - started) / 1000,
+    notes: training?.notes ?? [],
+  };
+  const archive = {
+    metadata,
+    compiled: { domain: assistant.domain, flows: assistant.flows.flows },
+    nlu: training ? serializeTrainedNlu(training) : null,
+  };
+  const path = writeModel(options.out, archive, options.fixedName);
+  return { path, metadata, nlu: training };
+}
+
+/** `llm` when config.yml names an LLM command generator (configured or not), else Parley's offline NLU. */
+export function understandingOf(assistant: Assistant): 'nlu' | 'llm' {
+  const llm = assistant.config.pipeline.some(
+    (component) => component.name in LLM_GENERATORS || component.name === 'MultiStepLLMCommandGenerator',
+  );
+  return llm ? 'llm' : 'nlu';
+}

@@ -1,10 +1,11 @@
 import { CALLBACK_CHANNEL } from './callback.js';
 import type { ChannelFactory } from './channel.js';
 import { REST_CHANNEL } from './rest.js';
+import { SOCKETIO_CHANNEL } from './socketio/socketio-channel.js';
 
 /** The channels Parley ships, by credentials.yml key. */
 export const BUILT_IN_CHANNELS: ReadonlyMap<string, ChannelFactory> = new Map(
-  [REST_CHANNEL, CALLBACK_CHANNEL].map((factory) => [factory.name, factory]),
+  [REST_CHANNEL, CALLBACK_CHANNEL, SOCKETIO_CHANNEL].map((factory) => [factory.name, factory]),
 );
 
 /** Rasa's other built-in channel names: recognised, so a project using one gets a clear refusal. */

@@ -9,9 +9,11 @@ import knex from 'knex';
 import type { Knex } from 'knex';
 import pg from 'pg';
 import { AppError } from '../../core/errors.js';
+import type { StoreLogger } from '../store-logger.js';
+import { SILENT_STORE_LOGGER } from '../store-logger.js';
 import type { PostgresTarget } from './postgres-target.js';
 import { urlOfDatabase } from './postgres-target.js';
-import type { SqlTarget } from './sql-target.js';
+import type { SqlTarget, SqliteTarget } from './sql-target.js';
 
 export interface ConnectionLimits {
   /** PostgreSQL pool size (Rasa reads SQL_POOL_SIZE; its default is 50) */
@@ -24,10 +26,11 @@ export interface ConnectionLimits {
 
 export const DEFAULT_LIMITS: ConnectionLimits = { poolSize: 20, connectTimeoutMs: 5000, busyTimeoutMs: 5000 };
 
-export function openKnex(target: SqlTarget, limits: ConnectionLimits): Knex {
+export function openKnex(target: SqlTarget, limits: ConnectionLimits, logger = SILENT_STORE_LOGGER): Knex {
+  const log = knexLog(target, logger);
   if (target.dialect === 'sqlite') {
-    if (target.filename !== ':memory:') mkdirSync(dirname(target.filename), { recursive: true });
     return knex({
+      log,
       client: 'better-sqlite3',
       connection: { filename: target.filename },
       useNullAsDefault: true,
@@ -50,11 +53,23 @@ export function openKnex(target: SqlTarget, limits: ConnectionLimits): Knex {
     });
   }
   return knex({
+    log,
     client: 'pg',
     connection: postgresConnection(target.url, target.schema, limits),
     acquireConnectionTimeout: limits.connectTimeoutMs,
     pool: { min: 0, max: limits.poolSize, idleTimeoutMillis: 30_000 },
   });
+}
+
+/** knex's own warnings (a connection the server closed, a failed connect) go to our logger, one line each. */
+function knexLog(target: SqlTarget, logger: StoreLogger): Knex.Logger {
+  const line = (message: unknown): string => String(message).split('\n')[0] ?? '';
+  return {
+    warn: (message) => logger.warn({ store: target.description }, line(message)),
+    error: (message) => logger.error({ store: target.description }, line(message)),
+    deprecate: () => undefined,
+    debug: () => undefined,
+  };
 }
 
 interface SqliteConnection {
@@ -71,6 +86,11 @@ export function postgresConnection(url: string, schema: string | undefined, limi
     application_name: 'parley',
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   };
+}
+
+/** The SQLite file's folder (e.g. `.parley/`), created on first use rather than when configured. */
+export function ensureSqliteFolder(target: SqliteTarget): void {
+  if (target.filename !== ':memory:') mkdirSync(dirname(target.filename), { recursive: true });
 }
 
 /** Rasa's `login_db`: connect there and create the working database when it does not exist. */

@@ -19,7 +19,13 @@ import { eventRow, eventsOfRows } from './event-rows.js';
 import type { StoredEventRow } from './event-rows.js';
 import { migrate } from './migrations.js';
 import type { ConnectionLimits } from './sql-connection.js';
-import { DEFAULT_LIMITS, assertSchemaExists, ensurePostgresDatabase, openKnex } from './sql-connection.js';
+import {
+  DEFAULT_LIMITS,
+  assertSchemaExists,
+  ensurePostgresDatabase,
+  ensureSqliteFolder,
+  openKnex,
+} from './sql-connection.js';
 import { isConnectionError, isMissingTable, isUniqueViolation, storeError } from './sql-errors.js';
 import type { SqlTarget } from './sql-target.js';
 
@@ -64,7 +70,7 @@ export class SqlTrackerStore implements TrackerStore {
     this.logger = options.logger ?? SILENT_STORE_LOGGER;
     this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.now = options.now ?? (() => Date.now() / 1000);
-    this.db = openKnex(options.target, this.limits);
+    this.db = openKnex(options.target, this.limits, this.logger);
   }
 
   /** "sqlite at ./.parley/tracker.db", "postgresql at host:5432/db": for the startup log */
@@ -206,6 +212,8 @@ export class SqlTrackerStore implements TrackerStore {
       if (await ensurePostgresDatabase(target, this.limits))
         this.logger.info({ database: target.database }, 'created the tracker store database (login_db)');
       await assertSchemaExists(this.db, target);
+    } else {
+      ensureSqliteFolder(target);
     }
     const applied = await migrate(this.db, target.dialect, { now: this.now });
     if (applied.length > 0)

@@ -1,0 +1,146 @@
+/** SqlTrackerStore behaviour beyond the shared contract: schema, snapshots kept honest, corruption, cost. */
+import { expect } from 'chai';
+import type { Event } from '../../src/core/events/types.js';
+import { SNAPSHOT_VERSION } from '../../src/core/events/snapshot-json.js';
+import { MAX_CONVERSATION_ID_LENGTH } from '../../src/stores/sql/sql-tracker-store.js';
+import type { SqlTestDatabase } from '../support/sql-databases.js';
+import { forEachDialect, rowsOf } from '../support/sql-databases.js';
+import { expectCode, snapshotOf, turnEvents } from './tracker-store-contract.js';
+
+function conversation(id: string, turns: number): Event[] {
+  return Array.from({ length: turns }, (_, turn) => turnEvents(id, turn)).flat();
+}
+
+describe('SqlTrackerStore', () => {
+  forEachDialect((fresh) => {
+    let database: SqlTestDatabase;
+
+    beforeEach(async () => {
+      database = await fresh();
+    });
+
+    it('creates its tables in a new database, in parallel starts too', async () => {
+      const stores = Array.from({ length: database.dialect === 'sqlite' ? 1 : 5 }, () => database.store());
+      await Promise.all(stores.map((store) => store.open()));
+      const versions = await database.raw('parley_migrations').select('version');
+      expect(versions.map((row) => Number(row.version)).sort()).to.deep.equal([1, 2, 3]);
+      await stores[0]?.append('a', turnEvents('a', 0), { expectedCount: 0 });
+      expect(await stores[stores.length - 1]?.loadAll('a')).to.deep.equal(turnEvents('a', 0));
+    });
+
+    it('ignores a snapshot of another version and replays the events instead', async () => {
+      const store = database.store();
+      const events = conversation('old', 3);
+      await store.append('old', events, { expectedCount: 0, snapshot: snapshotOf('old', events) });
+      const row = await database.raw('tracker_snapshots').where('sender_id', 'old').first('data');
+      const older = { ...JSON.parse(row.data), version: SNAPSHOT_VERSION - 1 };
+      await database
+        .raw('tracker_snapshots')
+        .where('sender_id', 'old')
+        .update({ data: JSON.stringify(older) });
+      expect(await store.loadRecent('old')).to.deep.equal({ eventCount: 15, eventsAfterSnapshot: events });
+      // the next turn's snapshot replaces it
+      const more = turnEvents('old', 3);
+      await store.append('old', more, {
+        expectedCount: 15,
+        snapshot: snapshotOf('old', [...events, ...more]),
+      });
+      expect((await store.loadRecent('old')).snapshot?.eventCount).to.equal(20);
+    });
+
+    it('ignores a snapshot that is ahead of the event log (events deleted by hand)', async () => {
+      const warnings: string[] = [];
+      const logger = { info() {}, warn: (_: unknown, message: string) => warnings.push(message), error() {} };
+      const store = database.store({ logger });
+      const events = conversation('cut', 2);
+      await store.append('cut', events, { expectedCount: 0, snapshot: snapshotOf('cut', events) });
+      await database.raw('events').where('sender_id', 'cut').andWhere('seq', '>=', 5).delete();
+      expect(await store.loadRecent('cut')).to.deep.equal({
+        eventCount: 5,
+        eventsAfterSnapshot: events.slice(0, 5),
+      });
+      expect(warnings).to.have.length(1);
+    });
+
+    it('reports a hole in the event log or an unreadable event as STORE_CORRUPT', async () => {
+      const store = database.store();
+      await store.append('holes', conversation('holes', 2), { expectedCount: 0 });
+      await database.raw('events').where({ sender_id: 'holes', seq: 3 }).delete();
+      const hole = await expectCode(store.loadAll('holes'), 'STORE_CORRUPT');
+      expect(hole.details).to.deep.include({ conversationId: 'holes', seq: 4 });
+
+      await store.append('garbled', conversation('garbled', 1), { expectedCount: 0 });
+      await database
+        .raw('events')
+        .where({ sender_id: 'garbled', seq: 1 })
+        .update({ data: '{"event": "slot"' });
+      await expectCode(store.loadRecent('garbled'), 'STORE_CORRUPT');
+      await database
+        .raw('events')
+        .where({ sender_id: 'garbled', seq: 1 })
+        .update({ data: '{"event": "form"}' });
+      await expectCode(store.loadAll('garbled'), 'STORE_CORRUPT');
+    });
+
+    it("refuses a conversation id longer than Rasa's sender_id column", async () => {
+      const store = database.store();
+      const id = '🙂'.repeat(MAX_CONVERSATION_ID_LENGTH);
+      await store.append(id, turnEvents(id, 0), { expectedCount: 0 });
+      expect(await store.loadAll(id)).to.have.length(5);
+      await expectCode(store.append(`${id}x`, [], { expectedCount: 0 }), 'CONVERSATION_ID_INVALID');
+    });
+
+    it('writes an append with many events all or nothing', async () => {
+      const store = database.store();
+      const many = conversation('many', 250); // 1,250 rows: several insert statements
+      await store.append('many', many, { expectedCount: 0, snapshot: snapshotOf('many', many) });
+      expect(await store.loadAll('many')).to.deep.equal(many);
+      const rival = conversation('rival', 250);
+      await store.append('late', rival.slice(0, 5), { expectedCount: 0 });
+      // the 501st row collides with what is there: nothing of the 1,250 may stay
+      await database.raw('events').insert({ sender_id: 'late', seq: 505, type_name: 'x', data: '{}' });
+      await expectCode(store.append('late', rival.slice(5), { expectedCount: 5 }), 'TRACKER_CONFLICT');
+      const count = rowsOf<{ n: number | string }>(
+        await database.raw.raw("SELECT COUNT(*) AS n FROM events WHERE sender_id = 'late'"),
+      );
+      expect(Number(count[0]?.n)).to.equal(6);
+    });
+
+    it('refuses a database migrated by a newer Parley', async () => {
+      await database.store().open();
+      await database.raw('parley_migrations').insert({ version: 99, name: 'future', applied_at: 0 });
+      await expectCode(database.store().open(), 'STORE_CONFIG_INVALID');
+    });
+
+    it("refuses an `events` table of Rasa's SQL event broker", async () => {
+      await database.raw.raw(
+        'CREATE TABLE events (id INTEGER NOT NULL PRIMARY KEY, sender_id VARCHAR(255), data TEXT)',
+      );
+      const error = await expectCode(database.store().open(), 'STORE_CONFIG_INVALID');
+      expect(error.message).to.match(/event broker/);
+      expect(await database.raw.schema.hasTable('parley_migrations')).to.equal(database.dialect === 'sqlite');
+    });
+
+    it('loads a long conversation as fast as a short one (snapshot + events after it)', async () => {
+      const store = database.store();
+      const short = conversation('short', 2);
+      await store.append('short', short, { expectedCount: 0, snapshot: snapshotOf('short', short) });
+      const long = conversation('long', 1000);
+      await store.append('long', long, { expectedCount: 0, snapshot: snapshotOf('long', long) });
+      const tail = turnEvents('long', 1000);
+      await store.append('long', tail, { expectedCount: long.length });
+      const time = async (id: string): Promise<number> => {
+        await store.loadRecent(id);
+        const start = performance.now();
+        for (let round = 0; round < 30; round += 1) await store.loadRecent(id);
+        return (performance.now() - start) / 30;
+      };
+      const [shortMs, longMs] = [await time('short'), await time('long')];
+      expect((await store.loadRecent('long')).eventsAfterSnapshot).to.deep.equal(tail);
+      // 5,005 events against 10: a load that read the history would take many times longer
+      expect(longMs, `short ${shortMs.toFixed(2)} ms, long ${longMs.toFixed(2)} ms`).to.be.below(
+        shortMs * 4 + 2,
+      );
+    });
+  });
+});

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Knex } from 'knex';
 import type { Dialect } from '../../src/stores/sql/migrations.js';
-import { DEFAULT_LIMITS, openKnex } from '../../src/stores/sql/sql-connection.js';
+import { DEFAULT_LIMITS, ensureSqliteFolder, openKnex } from '../../src/stores/sql/sql-connection.js';
 import type { SqlTarget } from '../../src/stores/sql/sql-target.js';
 import { sqliteTarget } from '../../src/stores/sql/sql-target.js';
 import type { SqlTrackerStoreOptions } from '../../src/stores/sql/sql-tracker-store.js';
@@ -44,6 +44,7 @@ export function forEachDialect(body: (fresh: () => Promise<SqlTestDatabase>) => 
 
       body(async () => {
         const { target, drop } = await newDatabase(dialect);
+        if (target.dialect === 'sqlite') ensureSqliteFolder(target);
         const raw = openKnex(target, DEFAULT_LIMITS);
         const stores: SqlTrackerStore[] = [];
         cleanups.push(async () => {

@@ -13,6 +13,8 @@ import type { Assistant } from '../core/assistant.js';
 import type { EngineOptions } from '../core/engine-context.js';
 import type { Clock, CommandGenerator, IdSource, LockStore, TrackerStore } from '../core/ports.js';
 import { Agent } from '../runtime/agent.js';
+import { InstrumentedActionRunner } from '../runtime/instrumented-action-runner.js';
+import type { ActionObserver } from '../runtime/instrumented-action-runner.js';
 import type { Logger } from '../runtime/logger.js';
 import { MemoryLockStore } from '../stores/memory-lock-store.js';
 import { MemoryTrackerStore } from '../stores/memory-tracker-store.js';
@@ -35,6 +37,8 @@ export interface ComposeOptions {
   readonly random?: () => number;
   readonly engineOptions?: Partial<EngineOptions>;
   readonly logger?: Logger;
+  /** hears of every action run (the server's metrics) */
+  readonly actionObserver?: ActionObserver;
 }
 
 export const SYSTEM_CLOCK: Clock = { now: () => Date.now() / 1000 };
@@ -62,15 +66,19 @@ export async function composeAgent(options: ComposeOptions): Promise<Agent> {
     });
     sources.push(new ActionServerSource({ client }));
   }
+  const runner = new DefaultActionRunner({
+    assistant: options.assistant,
+    customActions: sources,
+    random: options.random ?? Math.random,
+  });
+  const observer = options.actionObserver;
   return new Agent({
     assistant: options.assistant,
     trackerStore: options.trackerStore ?? new MemoryTrackerStore(),
     lockStore: options.lockStore ?? new MemoryLockStore(),
-    actionRunner: new DefaultActionRunner({
-      assistant: options.assistant,
-      customActions: sources,
-      random: options.random ?? Math.random,
-    }),
+    actionRunner: observer
+      ? new InstrumentedActionRunner({ inner: runner, observer, assistant: options.assistant })
+      : runner,
     commandGenerator: options.commandGenerator ?? new PayloadCommandGenerator(),
     clock,
     ids: options.ids ?? RANDOM_IDS,

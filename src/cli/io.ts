@@ -5,4 +5,6 @@ export interface CliIo {
   setExitCode(code: number): void;
   /** stderr is a terminal: progress may be drawn in place there */
   readonly stderrIsTTY?: boolean;
+  /** where interactive commands (`parley shell`) read lines; default: process.stdin */
+  readonly stdin?: NodeJS.ReadableStream;
 }

@@ -1,16 +1,42 @@
-import { destination, pino } from 'pino';
+import { destination, pino, stdTimeFunctions } from 'pino';
+import type { DestinationStream } from 'pino';
 import type { Logger } from '../runtime/logger.js';
 
+/** Rasa's level names (LOG_LEVEL=DEBUG, WARNING, CRITICAL) map onto pino's. */
+const LEVELS: Readonly<Record<string, string>> = {
+  trace: 'trace',
+  debug: 'debug',
+  info: 'info',
+  warn: 'warn',
+  warning: 'warn',
+  error: 'error',
+  critical: 'fatal',
+  fatal: 'fatal',
+  silent: 'silent',
+};
+
+/** The pino level for a user's level name, any case; undefined for an unknown name. */
+export function logLevelOf(name: string): string | undefined {
+  return LEVELS[name.trim().toLowerCase()];
+}
+
 /**
- * The process logger: structured JSON lines on stderr (pino), at LOG_LEVEL (default `warn` for
- * one-shot commands, so their own output stays readable).
+ * The process logger: structured JSON lines on stderr (pino), always JSON with an ISO `time` (pipe
+ * through pino-pretty to read them by eye), at `level` (--log-level), else LOG_LEVEL, else `defaultLevel` (default `warn`
+ * for one-shot commands, so their own output stays readable). An unknown level name falls back to
+ * the default with a warning rather than stopping the process over a logging setting.
  */
-export function createLogger(options: { defaultLevel?: string; level?: string } = {}): Logger {
-  return pino(
-    {
-      level: options.level ?? process.env['LOG_LEVEL'] ?? options.defaultLevel ?? 'warn',
-      base: { name: 'parley' },
-    },
-    destination(2),
+export function createLogger(
+  options: { defaultLevel?: string; level?: string; destination?: DestinationStream } = {},
+): Logger {
+  const asked = options.level ?? process.env['LOG_LEVEL'];
+  const fallback = options.defaultLevel ?? 'warn';
+  const level = asked === undefined || asked === '' ? fallback : (logLevelOf(asked) ?? fallback);
+  const logger = pino(
+    { level, base: { name: 'parley' }, timestamp: stdTimeFunctions.isoTime },
+    options.destination ?? destination(2),
   );
+  if (asked !== undefined && asked !== '' && logLevelOf(asked) === undefined)
+    logger.warn({ asked, level }, `'${asked}' is not a log level; logging at '${level}'`);
+  return logger;
 }

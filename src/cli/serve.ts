@@ -7,6 +7,10 @@ import { createApp } from '../server/app.js';
 import type { MountedRouter } from '../server/app.js';
 import { listen } from '../server/http-server.js';
 import type { RunningServer, TlsFiles } from '../server/http-server.js';
+import { instrumentLockStore, instrumentTrackerStore } from '../runtime/instrumented-stores.js';
+import { ServerMetrics, metricsRouter } from '../server/metrics.js';
+import type { ServerMetricsOptions } from '../server/metrics.js';
+import { RequestLog } from '../server/request-log.js';
 import { TurnGate } from '../server/turn-gate.js';
 import { MemoryLockStore } from '../stores/memory-lock-store.js';
 import { MemoryTrackerStore } from '../stores/memory-tracker-store.js';
@@ -30,11 +34,15 @@ export interface ServeOptions {
   /** stores given by the caller (tests); otherwise endpoints.yml decides */
   readonly trackerStore?: TrackerStore;
   readonly lockStore?: LockStore;
+  /** the active-conversation window and cap of /metrics */
+  readonly metrics?: ServerMetricsOptions;
 }
 
 export interface ParleyServer extends RunningServer {
   /** what the server runs with, for the start-up message */
   readonly summary: readonly string[];
+  /** what GET /metrics serves */
+  readonly metrics: ServerMetrics;
 }
 
 /**
@@ -60,23 +68,35 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
   if (!understanding.ok) throw new AppError({ code: 'LLM_NOT_CONFIGURED', message: understanding.message });
   const trackerStore: TrackerStore = options.trackerStore ?? new MemoryTrackerStore();
   const lockStore: LockStore = options.lockStore ?? new MemoryLockStore();
+  const metrics = new ServerMetrics(options.metrics);
+  // inside a request, logs carry its id: the agent's, the channels' and the turn gate's
+  const requestLog = new RequestLog({ logger: options.logger });
   const agent = await composeAgent({
     assistant,
     projectRoot: options.projectRoot,
-    trackerStore,
-    lockStore,
+    trackerStore: instrumentTrackerStore(trackerStore, metrics),
+    lockStore: instrumentLockStore(lockStore, metrics),
     commandGenerator: understanding.generator,
-    logger: options.logger,
+    logger: requestLog.logger,
+    actionObserver: metrics,
   });
   const channels = await selectChannels({
     credentials: project.files.credentials ? assistant.credentials : undefined,
     ...(options.connector ? { connector: options.connector } : {}),
     projectRoot: options.projectRoot,
-    logger: options.logger,
+    logger: requestLog.logger,
   });
-  const gate = new TurnGate({ agent, logger: options.logger });
-  const routers: MountedRouter[] = [];
-  const app = createApp({ gate, channels, routers, ...(options.cors ? { cors: options.cors } : {}) });
+  const gate = new TurnGate({ agent, logger: requestLog.logger, observer: metrics });
+  const routers: MountedRouter[] = [{ path: '/metrics', router: metricsRouter(metrics) }];
+  const app = createApp({
+    gate,
+    channels,
+    routers,
+    requestLog,
+    // mounted after the routers: an HTTP API serving its own (authenticated) /status takes precedence
+    publicStatus: true,
+    ...(options.cors ? { cors: options.cors } : {}),
+  });
   const running = await listen({
     app,
     gate,
@@ -94,5 +114,5 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
     `tracker store: ${trackerStore.constructor.name}`,
     `lock store: ${lockStore.constructor.name}`,
   ];
-  return { ...running, summary };
+  return { ...running, summary, metrics };
 }

@@ -3,6 +3,10 @@ export interface Logger {
   info(fields: Record<string, unknown>, message: string): void;
   warn(fields: Record<string, unknown>, message: string): void;
   error(fields: Record<string, unknown>, message: string): void;
+  /** below the default level: routine noise such as health checks and metric scrapes */
+  debug?(fields: Record<string, unknown>, message: string): void;
+  /** a logger adding `bindings` to every line (pino's child loggers) */
+  child?(bindings: Record<string, unknown>): Logger;
 }
 
 export const SILENT_LOGGER: Logger = {
@@ -10,3 +14,16 @@ export const SILENT_LOGGER: Logger = {
   warn: () => undefined,
   error: () => undefined,
 };
+
+/** A logger adding `fields` to every line: the logger's own child when it has one, else a wrapper. */
+export function withFields(logger: Logger, fields: Record<string, unknown>): Logger {
+  if (logger.child) return logger.child(fields);
+  const debug = logger.debug?.bind(logger);
+  return {
+    info: (more, message) => logger.info({ ...fields, ...more }, message),
+    warn: (more, message) => logger.warn({ ...fields, ...more }, message),
+    error: (more, message) => logger.error({ ...fields, ...more }, message),
+    ...(debug ? { debug: (more, message) => debug({ ...fields, ...more }, message) } : {}),
+    child: (more) => withFields(logger, { ...fields, ...more }),
+  };
+}

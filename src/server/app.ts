@@ -4,6 +4,8 @@ import type { InputChannel } from '../channels/channel.js';
 import { sendRasaError } from '../channels/http-errors.js';
 import { PARLEY_VERSION } from '../version.js';
 import { corsMiddleware } from './cors.js';
+import { healthHandler } from './health.js';
+import type { RequestLog } from './request-log.js';
 import type { TurnGate } from './turn-gate.js';
 
 /** A router mounted at a path of the one port (the HTTP API, A2A, metrics). */
@@ -21,25 +23,34 @@ export interface AppOptions {
   readonly cors?: readonly string[];
   /** the largest JSON body accepted (express syntax, e.g. '1mb') */
   readonly bodyLimit?: string;
+  /** gives each request an id and logs it; installed before everything else */
+  readonly requestLog?: RequestLog;
+  /**
+   * serve a public `GET /status` health answer. It is mounted after `routers`, so an HTTP API router
+   * that serves its own (authenticated) `/status` takes precedence; meant for when the API is off.
+   */
+  readonly publicStatus?: boolean;
 }
 
 export const DEFAULT_BODY_LIMIT = '1mb';
 
 /**
- * One Express app for the whole port: `GET /`, every channel under `/webhooks/<prefix>/`, and the
- * routers given (HTTP API, A2A). Bad bodies and unknown routes get Rasa's JSON error body, never a
- * stack trace.
+ * One Express app for the whole port: `GET /`, every channel under `/webhooks/<prefix>/`, the routers
+ * given (HTTP API, A2A, metrics) and optionally a public `GET /status`. Bad bodies and unknown routes
+ * get Rasa's JSON error body, never a stack trace.
  */
 export function createApp(options: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
+  if (options.requestLog) app.use(options.requestLog.middleware());
   if (options.cors && options.cors.length > 0) app.use(corsMiddleware(options.cors));
   app.use(express.json({ limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT, type: jsonTypes }));
   app.get('/', (_request, response) => {
     response.type('text/plain').send(`Hello from Parley: ${PARLEY_VERSION}`);
   });
   for (const mounted of options.routers ?? []) app.use(mounted.path, mounted.router);
+  if (options.publicStatus) app.get('/status', healthHandler({ gate: options.gate }));
   for (const channel of options.channels)
     app.use(`/webhooks/${channel.urlPrefix ?? channel.name}`, channel.router(options.gate));
   app.use((request, response) => {

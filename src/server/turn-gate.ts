@@ -6,7 +6,7 @@ import { botMessageOf } from '../channels/bot-message.js';
 
 /** Observes turns for metrics; the server passes a no-op when metrics are off. */
 export interface TurnObserver {
-  turnStarted(channel: string): void;
+  turnStarted(channel: string, conversationId: string): void;
   turnFinished(channel: string, seconds: number, outcome: 'ok' | 'error'): void;
 }
 
@@ -33,13 +33,19 @@ export class TurnGate implements ChannelContext {
     return this.inFlight;
   }
 
+  /** true once a shutdown began: health checks report it so load balancers stop sending traffic */
+  get isClosing(): boolean {
+    return this.closing;
+  }
+
   async handleMessage(message: UserMessage): Promise<void> {
     if (this.closing) throw new AppError({ code: 'SHUTTING_DOWN', message: 'The server is shutting down.' });
     this.inFlight += 1;
-    this.observer?.turnStarted(message.inputChannel);
+    this.observer?.turnStarted(message.inputChannel, message.senderId);
     const started = performance.now();
     let delivery: Promise<void> = Promise.resolve();
     let outcome: 'ok' | 'error' = 'error';
+    let failure: unknown;
     try {
       await this.agent.handleMessage({
         conversationId: message.senderId,
@@ -52,11 +58,36 @@ export class TurnGate implements ChannelContext {
       });
       await delivery;
       outcome = 'ok';
+    } catch (error) {
+      failure = error;
+      throw error;
     } finally {
-      this.observer?.turnFinished(message.inputChannel, (performance.now() - started) / 1000, outcome);
+      const seconds = (performance.now() - started) / 1000;
+      this.observer?.turnFinished(message.inputChannel, seconds, outcome);
+      this.logTurn(message, seconds, failure);
       this.inFlight -= 1;
       if (this.inFlight === 0) this.drained?.();
     }
+  }
+
+  /** One line per turn; a request's id is added by the server's contextual logger. */
+  private logTurn(message: UserMessage, seconds: number, failure: unknown): void {
+    const fields = {
+      conversationId: message.senderId,
+      channel: message.inputChannel,
+      durationMs: Math.round(seconds * 10_000) / 10,
+    };
+    if (failure === undefined) this.logger.info({ ...fields, outcome: 'ok' }, 'turn.finished');
+    else
+      this.logger.error(
+        {
+          ...fields,
+          outcome: 'error',
+          code: (failure as { code?: unknown }).code ?? 'INTERNAL',
+          error: failure instanceof Error ? failure.message : String(failure),
+        },
+        'turn.failed',
+      );
   }
 
   /** Refuses new turns and resolves once the running ones are done. */

@@ -1,0 +1,71 @@
+import { formatDiagnosticsText } from '../format-diagnostics.js';
+import type { CliIo } from '../io.js';
+import { composeAgent } from '../compose.js';
+import { chooseUnderstanding } from '../understanding.js';
+import { useModel } from '../use-model.js';
+import type { ModelFlags } from '../use-model.js';
+import type { LockStore, TrackerStore } from '../../core/ports.js';
+import { loadProject } from '../../project/load-project.js';
+import type { ProjectLocation } from '../../project/load/discover.js';
+import type { Agent } from '../../runtime/agent.js';
+import type { Logger } from '../../runtime/logger.js';
+import { MemoryLockStore } from '../../stores/memory-lock-store.js';
+import { MemoryTrackerStore } from '../../stores/memory-tracker-store.js';
+
+export interface OpenAssistantOptions {
+  readonly location: ProjectLocation;
+  readonly projectRoot: string;
+  readonly model: ModelFlags;
+  readonly logger: Logger;
+  readonly rasaVersion?: string;
+}
+
+export interface OpenAssistant {
+  readonly agent: Agent;
+  /** closes the stores */
+  close(): Promise<void>;
+}
+
+/**
+ * The assistant as `parley run` serves it, composed in process: the project (refused with every
+ * diagnostic when it has errors), its model (the newest matching archive in models/, or `-m`, or one
+ * trained first) and understanding, its stores and its actions. Problems are printed; undefined means
+ * the shell cannot start.
+ */
+export async function openAssistant(
+  io: CliIo,
+  options: OpenAssistantOptions,
+): Promise<OpenAssistant | undefined> {
+  const { project, diagnostics } = loadProject(
+    options.location,
+    options.rasaVersion ? { rasaVersion: options.rasaVersion } : {},
+  );
+  if (diagnostics.hasErrors) {
+    io.stderr(formatDiagnosticsText(diagnostics.all));
+    return undefined;
+  }
+  const model = useModel(io, { project, logger: options.logger, model: options.model, quiet: false });
+  if (!model) return undefined;
+  const understanding = chooseUnderstanding(project.assistant, {
+    logger: options.logger,
+    ...(model.nlu ? { trained: model.nlu } : {}),
+  });
+  if (!understanding.ok) {
+    io.stderr(`parley shell: ${understanding.message}\n`);
+    return undefined;
+  }
+  const { trackerStore, lockStore } = openStores();
+  const agent = await composeAgent({
+    assistant: project.assistant,
+    projectRoot: options.projectRoot,
+    trackerStore,
+    lockStore,
+    commandGenerator: understanding.generator,
+    logger: options.logger,
+  });
+  return { agent, close: async () => void (await trackerStore.close?.()) };
+}
+
+function openStores(): { trackerStore: TrackerStore; lockStore: LockStore } {
+  return { trackerStore: new MemoryTrackerStore(), lockStore: new MemoryLockStore() };
+}

@@ -1,0 +1,152 @@
+import { Router } from 'express';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ActionKind, ActionObserver, CallOutcome } from '../runtime/instrumented-action-runner.js';
+import type { StoreKind, StoreObserver, StoreOperation } from '../runtime/instrumented-stores.js';
+import { ActiveConversations } from './active-conversations.js';
+import type { TurnObserver } from './turn-gate.js';
+
+export interface ServerMetricsOptions {
+  /** a conversation counts as active for this long after its last turn (default 5 minutes) */
+  readonly activeWindowSeconds?: number;
+  /** the most conversation ids remembered for the active gauge (default 100,000) */
+  readonly maxActiveTracked?: number;
+  /** Node.js process metrics (CPU, memory, event loop lag, GC); default true */
+  readonly processMetrics?: boolean;
+  /** the clock of the active window, in ms (tests) */
+  readonly now?: () => number;
+}
+
+export const DEFAULT_ACTIVE_WINDOW_SECONDS = 300;
+export const DEFAULT_MAX_ACTIVE_TRACKED = 100_000;
+/** distinct `channel` label values kept; clients may name the input channel, so it must be bounded */
+const MAX_CHANNEL_LABELS = 32;
+
+const TURN_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 30, 60];
+const STORE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+/**
+ * The server's Prometheus metrics, in a registry of its own (never prom-client's global one, so that
+ * several servers in one process, as in tests, do not share counts). It is the observer the turn
+ * gate, the instrumented action runner and the instrumented stores report to.
+ */
+export class ServerMetrics implements TurnObserver, ActionObserver, StoreObserver {
+  readonly registry = new Registry();
+  private readonly turns: Counter<'channel' | 'outcome'>;
+  private readonly turnDuration: Histogram<'channel'>;
+  private readonly inFlight: Gauge;
+  private readonly actionCalls: Counter<'action_kind' | 'outcome'>;
+  private readonly actionDuration: Histogram<'action_kind'>;
+  private readonly storeDuration: Histogram<'store' | 'operation'>;
+  private readonly storeErrors: Counter<'store' | 'operation'>;
+  private readonly active: ActiveConversations;
+  private readonly channelLabels = new Set<string>();
+
+  constructor(options: ServerMetricsOptions = {}) {
+    const registers = [this.registry];
+    const active = new ActiveConversations({
+      windowSeconds: options.activeWindowSeconds ?? DEFAULT_ACTIVE_WINDOW_SECONDS,
+      maxTracked: options.maxActiveTracked ?? DEFAULT_MAX_ACTIVE_TRACKED,
+      ...(options.now ? { now: options.now } : {}),
+    });
+    this.active = active;
+    this.turns = new Counter({
+      name: 'parley_turns_total',
+      help: 'User turns handled, by input channel and outcome (ok, or error: the turn failed)',
+      labelNames: ['channel', 'outcome'],
+      registers,
+    });
+    this.turnDuration = new Histogram({
+      name: 'parley_turn_duration_seconds',
+      help: 'Time from receiving a user message to the last bot message of its turn',
+      labelNames: ['channel'],
+      buckets: TURN_BUCKETS,
+      registers,
+    });
+    this.inFlight = new Gauge({ name: 'parley_turns_in_flight', help: 'Turns running now', registers });
+    this.actionCalls = new Counter({
+      name: 'parley_action_calls_total',
+      help: 'Actions run, by kind (response, builtin, custom, unknown) and outcome (ok, error)',
+      labelNames: ['action_kind', 'outcome'],
+      registers,
+    });
+    this.actionDuration = new Histogram({
+      name: 'parley_action_duration_seconds',
+      help: 'Time to run an action (custom actions include the action server call)',
+      labelNames: ['action_kind'],
+      buckets: TURN_BUCKETS,
+      registers,
+    });
+    this.storeDuration = new Histogram({
+      name: 'parley_store_operation_duration_seconds',
+      help: 'Tracker store calls (loadRecent, loadAll, append, remove) and lock waits (lock/acquire)',
+      labelNames: ['store', 'operation'],
+      buckets: STORE_BUCKETS,
+      registers,
+    });
+    this.storeErrors = new Counter({
+      name: 'parley_store_errors_total',
+      help: 'Store calls that failed (including lock waits that timed out)',
+      labelNames: ['store', 'operation'],
+      registers,
+    });
+    new Gauge({
+      name: 'parley_active_conversations',
+      help: `Conversations with a turn in the last ${options.activeWindowSeconds ?? DEFAULT_ACTIVE_WINDOW_SECONDS} seconds`,
+      registers,
+      collect() {
+        this.set(active.count());
+      },
+    });
+    if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
+  }
+
+  turnStarted(_channel: string, conversationId: string): void {
+    this.inFlight.inc();
+    this.active.touch(conversationId);
+  }
+
+  turnFinished(channel: string, seconds: number, outcome: CallOutcome): void {
+    const label = this.channelLabel(channel);
+    this.inFlight.dec();
+    this.turns.inc({ channel: label, outcome });
+    this.turnDuration.observe({ channel: label }, seconds);
+  }
+
+  actionFinished(kind: ActionKind, seconds: number, outcome: CallOutcome): void {
+    this.actionCalls.inc({ action_kind: kind, outcome });
+    this.actionDuration.observe({ action_kind: kind }, seconds);
+  }
+
+  storeOperationFinished(
+    store: StoreKind,
+    operation: StoreOperation,
+    seconds: number,
+    outcome: CallOutcome,
+  ): void {
+    this.storeDuration.observe({ store, operation }, seconds);
+    if (outcome === 'error') this.storeErrors.inc({ store, operation });
+  }
+
+  /** The Prometheus text exposition of every metric. */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  private channelLabel(channel: string): string {
+    if (this.channelLabels.has(channel)) return channel;
+    if (this.channelLabels.size >= MAX_CHANNEL_LABELS || channel.length > 64) return 'other';
+    this.channelLabels.add(channel);
+    return channel;
+  }
+}
+
+/** `GET /metrics`: the Prometheus text format (no auth: block it at the proxy if the port is public). */
+export function metricsRouter(metrics: ServerMetrics): Router {
+  const router = Router();
+  router.get('/', (_request, response, next) => {
+    metrics.text().then((text) => {
+      response.type(metrics.registry.contentType).send(text);
+    }, next);
+  });
+  return router;
+}

@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import type { Server } from 'node:http';
 import type { Logger } from '../runtime/logger.js';
+import type { CollectedMessage, CollectingOutputChannel } from './collecting-output.js';
 import type { OutputChannel } from './output-channel.js';
 
 /** A user message as a channel received it (Rasa's `UserMessage`). */
@@ -18,6 +19,11 @@ export interface UserMessage {
 export interface ChannelContext {
   /** runs the turn; the bot's messages reach `message.output` as they are produced */
   handleMessage(message: UserMessage): Promise<void>;
+  /** an output that collects messages in Rasa's REST shape (and can see each one as it arrives) */
+  collectingOutput(options?: {
+    readonly name?: string;
+    readonly onMessage?: (message: CollectedMessage) => void | Promise<void>;
+  }): CollectingOutputChannel;
   readonly logger: Logger;
 }
 

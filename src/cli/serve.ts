@@ -1,12 +1,13 @@
 import type { LockStore, TrackerStore } from '../core/ports.js';
 import { AppError } from '../core/errors.js';
-import { loadProject } from '../project/load-project.js';
+import { validateProject } from '../project/validate/index.js';
 import type { ProjectLocation } from '../project/load/discover.js';
 import type { Logger } from '../runtime/logger.js';
 import { createApp } from '../server/app.js';
 import type { MountedRouter } from '../server/app.js';
 import { listen } from '../server/http-server.js';
 import type { RunningServer, TlsFiles } from '../server/http-server.js';
+import type { ApiAuthConfig } from '../server/auth.js';
 import { instrumentLockStore, instrumentTrackerStore } from '../runtime/instrumented-stores.js';
 import { ServerMetrics, metricsRouter } from '../server/metrics.js';
 import type { ServerMetricsOptions } from '../server/metrics.js';
@@ -18,6 +19,7 @@ import type { Environment } from '../understanding/llm/config.js';
 import { selectChannels } from './channels.js';
 import { composeAgent } from './compose.js';
 import { formatDiagnosticsText } from './format-diagnostics.js';
+import { httpApiRouter } from './http-api.js';
 import { chooseUnderstanding } from './understanding.js';
 
 export interface ServeOptions {
@@ -34,6 +36,9 @@ export interface ServeOptions {
   /** stores given by the caller (tests); otherwise endpoints.yml decides */
   readonly trackerStore?: TrackerStore;
   readonly lockStore?: LockStore;
+  /** `--enable-api`: serve the HTTP API, guarded by `auth` (token and/or JWT) */
+  readonly enableApi?: boolean;
+  readonly auth?: ApiAuthConfig;
   /** the active-conversation window and cap of /metrics */
   readonly metrics?: ServerMetricsOptions;
 }
@@ -51,14 +56,14 @@ export interface ParleyServer extends RunningServer {
  * one port.
  */
 export async function startServer(options: ServeOptions): Promise<ParleyServer> {
-  const { project, diagnostics } = loadProject(options.location, {
+  const { project, diagnostics, hasErrors } = validateProject(options.location, {
     ...(options.rasaVersion ? { rasaVersion: options.rasaVersion } : {}),
     ...(options.env ? { env: options.env } : {}),
   });
-  if (diagnostics.hasErrors)
+  if (hasErrors)
     throw new AppError({
       code: 'PROJECT_INVALID',
-      message: `The assistant has errors:\n${formatDiagnosticsText(diagnostics.all)}`,
+      message: `The assistant has errors:\n${formatDiagnosticsText(diagnostics)}`,
     });
   const assistant = project.assistant;
   const understanding = chooseUnderstanding(assistant, {
@@ -88,6 +93,20 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
   });
   const gate = new TurnGate({ agent, logger: requestLog.logger, observer: metrics });
   const routers: MountedRouter[] = [{ path: '/metrics', router: metricsRouter(metrics) }];
+  const api = options.enableApi
+    ? await httpApiRouter({
+        agent,
+        channels,
+        logger: options.logger,
+        ...(options.auth ? { auth: options.auth } : {}),
+        status: {
+          understanding: understanding.kind,
+          tracker_store: trackerStore.constructor.name,
+          lock_store: lockStore.constructor.name,
+        },
+      })
+    : undefined;
+  if (api) routers.push(api.mounted);
   const app = createApp({
     gate,
     channels,
@@ -113,6 +132,7 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
     `understanding: ${understanding.kind}`,
     `tracker store: ${trackerStore.constructor.name}`,
     `lock store: ${lockStore.constructor.name}`,
+    ...(api ? [api.summary] : []),
   ];
   return { ...running, summary, metrics };
 }

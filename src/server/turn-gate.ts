@@ -3,6 +3,8 @@ import type { Agent } from '../runtime/agent.js';
 import type { Logger } from '../runtime/logger.js';
 import type { ChannelContext, UserMessage } from '../channels/channel.js';
 import { botMessageOf } from '../channels/bot-message.js';
+import { CollectingOutputChannel } from '../channels/collecting-output.js';
+import type { CollectedMessage } from '../channels/collecting-output.js';
 
 /** Observes turns for metrics; the server passes a no-op when metrics are off. */
 export interface TurnObserver {
@@ -68,6 +70,15 @@ export class TurnGate implements ChannelContext {
       this.inFlight -= 1;
       if (this.inFlight === 0) this.drained?.();
     }
+  }
+
+  collectingOutput(
+    options: {
+      readonly name?: string;
+      readonly onMessage?: (message: CollectedMessage) => void | Promise<void>;
+    } = {},
+  ): CollectingOutputChannel {
+    return new CollectingOutputChannel(options);
   }
 
   /** One line per turn; a request's id is added by the server's contextual logger. */

@@ -24,12 +24,18 @@ import type { ModelFlags } from './use-model.js';
 import { formatDiagnosticsText } from './format-diagnostics.js';
 import type { CliIo } from './io.js';
 import type { Logger } from '../runtime/logger.js';
+import type { Environment } from '../understanding/llm/config.js';
 
 export interface TestE2EOptions {
   readonly location: ProjectLocation;
   readonly projectRoot: string;
   readonly paths: readonly string[];
   readonly oracle?: string;
+  /**
+   * false: the oracle only supplies fixtures and the selection of deterministic cases, and the
+   * assistant's own understanding (e.g. its LLM) reads every message (default true: replay its commands)
+   */
+  readonly replayOracleCommands?: boolean;
   readonly actions?: string;
   readonly rasaVersion?: string;
   readonly resultsDir?: string;
@@ -43,6 +49,8 @@ export interface TestE2EOptions {
    * one trained and written first); absent: the NLU is trained in memory and no file is written
    */
   readonly model?: ModelFlags;
+  /** the environment the model config reads (`${VAR}`, OPENAI_BASE_URL, ...); default process.env */
+  readonly env?: Environment;
 }
 
 export interface TestE2EOutcome {
@@ -70,14 +78,16 @@ export async function executeTestE2E(io: CliIo, options: TestE2EOptions): Promis
   const files = testFiles(options);
   const actions = options.actions ? await loadActionsFrom(options.actions) : undefined;
   const logger = options.logger ?? createLogger();
+  const replay = oracle !== undefined && options.replayOracleCommands !== false;
   const model = options.model
     ? useModel(io, { project, logger, model: options.model, quiet: options.quiet })
     : undefined;
   if (options.model && !model) return { results: [], exitCode: 1 };
   const understanding = chooseUnderstanding(project.assistant, {
     logger,
-    llmOptional: oracle !== undefined,
+    llmOptional: replay,
     ...(model?.nlu ? { trained: model.nlu } : {}),
+    ...(options.env ? { env: options.env } : {}),
   });
   if (!understanding.ok) {
     io.stderr(`parley: ${understanding.message}\n`);
@@ -102,7 +112,7 @@ export async function executeTestE2E(io: CliIo, options: TestE2EOptions): Promis
     driverFactory,
     projectRoot: options.projectRoot,
     failFast: options.failFast,
-    ...(oracle ? { oracle } : {}),
+    ...(oracle ? { oracle, replayOracleCommands: replay } : {}),
     ...(options.paths.length === 1 && options.paths[0]?.includes('::') ? { filter: options.paths[0] } : {}),
     ...(options.quiet
       ? {}

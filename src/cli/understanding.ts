@@ -3,6 +3,7 @@ import type { CommandGenerator } from '../core/ports.js';
 import type { Logger } from '../runtime/logger.js';
 import { PayloadCommandGenerator } from '../understanding/direct-payloads.js';
 import { resolveLlmConfig } from '../understanding/llm/config.js';
+import type { Environment } from '../understanding/llm/config.js';
 import { createLlmCommandGenerator } from '../understanding/llm/llm-command-generator.js';
 import { NluCommandGenerator } from '../understanding/nlu/nlu-command-generator.js';
 import { nluInterpreter, trainNlu } from '../understanding/nlu/pipeline.js';
@@ -15,13 +16,20 @@ export type UnderstandingChoice =
 /**
  * Picks the assistant's understanding: the LLM command generator its config.yml names (configured
  * through model_groups), or else Parley's offline NLU pipeline. `llmOptional` (e2e runs with a command
- * oracle) falls back to payload-only understanding when the LLM is named but not configured.
+ * oracle) falls back to payload-only understanding when the LLM is named but not configured. `env` is
+ * where `${VAR}` references and the OPENAI_* variables are read (default: the process environment).
  */
 export function chooseUnderstanding(
   assistant: Assistant,
-  options: { logger: Logger; llmOptional?: boolean; trained?: TrainedNlu; today?: () => Date },
+  options: {
+    logger: Logger;
+    llmOptional?: boolean;
+    trained?: TrainedNlu;
+    today?: () => Date;
+    env?: Environment;
+  },
 ): UnderstandingChoice {
-  const llm = resolveLlmConfig(assistant);
+  const llm = resolveLlmConfig(assistant, options.env);
   if (!llm.ok) {
     if (!options.llmOptional) return { ok: false, message: llm.error.message };
     options.logger.warn(

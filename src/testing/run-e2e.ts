@@ -12,6 +12,8 @@ export interface RunE2EOptions {
   readonly driverFactory: DriverFactory;
   /** replays expected commands instead of understanding free text */
   readonly oracle?: CommandOracle;
+  /** false: the oracle's commands are not sent, only its fixtures apply (default true) */
+  readonly replayOracleCommands?: boolean;
   /** the assistant's folder: oracle entries name test files relative to it */
   readonly projectRoot: string;
   /** `path`, `path::test case name` or `::test case name`; the path may be a file or a folder */
@@ -41,6 +43,7 @@ export async function runE2E(options: RunE2EOptions): Promise<E2EResult[]> {
       driverFactory: options.driverFactory,
       definitions,
       ...(options.oracle ? { oracle: options.oracle } : {}),
+      ...(options.replayOracleCommands === false ? { replayOracleCommands: false } : {}),
     });
     const result = await run.run();
     results.push(result);

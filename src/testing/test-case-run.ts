@@ -22,6 +22,8 @@ export interface TestCaseRunOptions {
   readonly driverFactory: DriverFactory;
   readonly definitions: Definitions;
   readonly oracle?: CommandOracle;
+  /** false: the oracle's commands are not sent, so the assistant understands the text itself */
+  readonly replayOracleCommands?: boolean;
 }
 
 /** Where the conversation had to stop: the user step it could not send or the engine failed on. */
@@ -121,7 +123,9 @@ export class TestCaseRun {
     return {
       text: step.text,
       ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
-      ...(turn && 'commands' in turn ? { commands: turn.commands } : {}),
+      ...(turn && 'commands' in turn && this.options.replayOracleCommands !== false
+        ? { commands: turn.commands }
+        : {}),
     };
   }
 

@@ -6,14 +6,20 @@ import type { UnstampedEvent } from '../core/events/types.js';
 import type { ActionOutcome, ActionRequest, ActionRunner } from '../core/ports.js';
 import { sessionStartEffects } from './session-start.js';
 import type { CustomActionResult, CustomActionSource } from './custom/source.js';
-import { ResponseRenderer } from './response-renderer.js';
+import { ResponseRenderer, responseArguments } from './response-renderer.js';
+import { responseName } from './action-server/action-result.js';
+import type { ResponseSource } from './responses/response-source.js';
 
 export interface DefaultActionRunnerOptions {
   readonly assistant: Assistant;
   /** tried in order for actions the domain declares (stubs, in-process actions, the action server) */
   readonly customActions: readonly CustomActionSource[];
   readonly random: () => number;
+  /** where responses come from instead of the domain's templates (an NLG server) */
+  readonly responses?: ResponseSource;
 }
+
+const UTTER_PREFIX = 'utter_';
 
 /**
  * Runs every kind of action: a custom action the domain declares (which may override a built-in, as
@@ -23,22 +29,36 @@ export class DefaultActionRunner implements ActionRunner {
   private readonly assistant: Assistant;
   private readonly sources: readonly CustomActionSource[];
   private readonly renderer: ResponseRenderer;
+  private readonly responses: ResponseSource;
+  /** responses come from an NLG server, which knows responses the domain does not define */
+  private readonly responsesFromServer: boolean;
 
   constructor(options: DefaultActionRunnerOptions) {
     this.assistant = options.assistant;
     this.sources = options.customActions;
     this.renderer = new ResponseRenderer({ assistant: options.assistant, random: options.random });
+    const renderer = this.renderer;
+    this.responsesFromServer = options.responses !== undefined;
+    this.responses = options.responses ?? {
+      utter: async (name, request, kwargs) => renderer.utter(name, request, kwargs),
+    };
   }
 
   async run(request: ActionRequest): Promise<ActionOutcome> {
     const name = request.actionName;
     try {
+      // Rasa: a name with the utter_ prefix is always a response, also when `actions:` lists it (NLG servers)
+      if (
+        name.startsWith(UTTER_PREFIX) &&
+        (this.responsesFromServer || this.assistant.domain.responses.has(name))
+      )
+        return ok(await this.responses.utter(name, request));
       if (this.assistant.domain.actions.has(name)) return await this.runCustom(request);
       const builtIn = PURE_BUILT_IN_ACTIONS.get(name);
-      if (builtIn) return this.fromEffects(builtIn(request.state, request.engine), request);
+      if (builtIn) return await this.fromEffects(builtIn(request.state, request.engine), request);
       if (name === 'action_session_start')
-        return this.fromEffects(sessionStartEffects(request.state, this.assistant), request);
-      if (this.assistant.domain.responses.has(name)) return ok(this.renderer.utter(name, request));
+        return await this.fromEffects(sessionStartEffects(request.state, this.assistant), request);
+      if (this.assistant.domain.responses.has(name)) return ok(await this.responses.utter(name, request));
       return failure('ACTION_UNKNOWN', `'${name}' is no response, declared action or built-in action.`);
     } catch (error) {
       const code =
@@ -55,7 +75,7 @@ export class DefaultActionRunner implements ActionRunner {
     if (!source) {
       const fallback =
         name === 'action_session_start' ? sessionStartEffects(request.state, this.assistant) : undefined;
-      if (fallback) return this.fromEffects(fallback, request);
+      if (fallback) return await this.fromEffects(fallback, request);
       return failure(
         'ACTION_NOT_IMPLEMENTED',
         `The custom action '${name}' has no implementation (no in-process action and no action server).`,
@@ -68,14 +88,23 @@ export class DefaultActionRunner implements ActionRunner {
       allEvents: () => request.allEvents(),
       tracker: async () => trackerToJson(request.state, await request.allEvents(), { verbosity: 'ALL' }),
     });
-    return ok(this.fromCustomResult(result, request));
+    return ok(await this.fromCustomResult(result, request));
   }
 
   /** Rasa sends a custom action's messages first, then applies its events. */
-  private fromCustomResult(result: CustomActionResult, request: ActionRequest): UnstampedEvent[] {
-    const messages = result.responses.flatMap((response) =>
-      this.renderer.fromActionResponse(response, request),
-    );
+  private async fromCustomResult(
+    result: CustomActionResult,
+    request: ActionRequest,
+  ): Promise<UnstampedEvent[]> {
+    const messages: UnstampedEvent[] = [];
+    for (const response of result.responses) {
+      const name = responseName(response);
+      messages.push(
+        ...(name && this.responsesFromServer
+          ? await this.responses.utter(name, request, responseArguments(response))
+          : this.renderer.fromActionResponse(response, request)),
+      );
+    }
     const events = result.events.map((event) =>
       event.event === 'slot' && !event.metadata?.['filled_by']
         ? { ...event, metadata: { ...event.metadata, filled_by: 'CUSTOM' } }
@@ -84,14 +113,15 @@ export class DefaultActionRunner implements ActionRunner {
     return [...messages, ...events];
   }
 
-  private fromEffects(effects: readonly ActionEffect[], request: ActionRequest): ActionOutcome {
-    return ok(
-      effects.flatMap((effect) =>
-        effect.kind === 'event'
-          ? [effect.event]
-          : this.renderer.utter(effect.response, request, effect.kwargs),
-      ),
-    );
+  private async fromEffects(
+    effects: readonly ActionEffect[],
+    request: ActionRequest,
+  ): Promise<ActionOutcome> {
+    const events: UnstampedEvent[] = [];
+    for (const effect of effects)
+      if (effect.kind === 'event') events.push(effect.event);
+      else events.push(...(await this.responses.utter(effect.response, request, effect.kwargs)));
+    return ok(events);
   }
 }
 

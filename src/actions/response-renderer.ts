@@ -63,7 +63,7 @@ export class ResponseRenderer {
   /** A message from a custom action: a named response rendered with the other keys, or literal content. */
   fromActionResponse(response: ActionResponse, request: ActionRequest): UnstampedEvent[] {
     const name = responseName(response);
-    const kwargs = Object.fromEntries(Object.entries(response).filter(([key]) => !RESPONSE_KEYS.has(key)));
+    const kwargs = responseArguments(response);
     if (name) {
       return this.utter(name, request, kwargs).map((event) =>
         event.event === 'bot' ? overlay(event, response) : event,
@@ -79,6 +79,11 @@ export class ResponseRenderer {
     };
     return [{ event: 'bot', text: response.text ?? null, data, metadata: {} }];
   }
+}
+
+/** The template arguments of a custom action's response: every key that is not part of the message. */
+export function responseArguments(response: ActionResponse): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(response).filter(([key]) => !RESPONSE_KEYS.has(key)));
 }
 
 /** Buttons a custom action passes are appended; other non-empty keys replace the rendered ones. */

@@ -20,6 +20,10 @@ import { MemoryLockStore } from '../stores/memory-lock-store.js';
 import { MemoryTrackerStore } from '../stores/memory-tracker-store.js';
 import { PayloadCommandGenerator } from '../understanding/direct-payloads.js';
 import { engineOptionsFor } from './engine-options.js';
+import { parseNlgEndpoint } from '../actions/nlg/nlg-endpoint.js';
+import { NlgServerResponses } from '../actions/nlg/nlg-server-responses.js';
+import type { ResponseSource } from '../actions/responses/response-source.js';
+import { AppError } from '../core/errors.js';
 
 /** The one place where Parley's parts are wired together. */
 export interface ComposeOptions {
@@ -66,10 +70,12 @@ export async function composeAgent(options: ComposeOptions): Promise<Agent> {
     });
     sources.push(new ActionServerSource({ client }));
   }
+  const responses = responseSourceFor(options.assistant, options.logger);
   const runner = new DefaultActionRunner({
     assistant: options.assistant,
     customActions: sources,
     random: options.random ?? Math.random,
+    ...(responses ? { responses } : {}),
   });
   const observer = options.actionObserver;
   return new Agent({
@@ -85,4 +91,23 @@ export async function composeAgent(options: ComposeOptions): Promise<Agent> {
     engineOptions: { ...engineOptionsFor(options.assistant), ...options.engineOptions },
     ...(options.logger ? { logger: options.logger } : {}),
   });
+}
+
+/** An NLG server when endpoints.yml names one; undefined: the domain's templates. */
+function responseSourceFor(assistant: Assistant, logger: Logger | undefined): ResponseSource | undefined {
+  const nlg = parseNlgEndpoint(assistant.endpoints['nlg']);
+  switch (nlg.kind) {
+    case 'none':
+      return undefined;
+    case 'unsupported':
+      logger?.warn({ section: 'nlg' }, nlg.warning);
+      return undefined;
+    case 'invalid':
+      throw new AppError({
+        code: 'PROJECT_INVALID',
+        message: `endpoints.yml: ${nlg.problems.join('; ')}.`,
+      });
+    case 'server':
+      return new NlgServerResponses({ endpoint: nlg.endpoint });
+  }
 }

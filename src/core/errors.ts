@@ -45,12 +45,17 @@ export type ErrorCode =
   | 'TRACKER_CONFLICT'
   | 'CONVERSATION_ID_INVALID'
   | 'STORE_UNAVAILABLE'
+  | 'STORE_UNSUPPORTED'
   | 'STORE_CONFIG_INVALID'
   | 'STORE_CORRUPT'
   | 'LOCK_TIMEOUT'
   | 'MODEL_INVALID'
   | 'MODEL_NOT_FOUND'
-  | 'SHUTTING_DOWN';
+  | 'SHUTTING_DOWN'
+  | 'AUTH_CONFIG_INVALID'
+  | 'NLG_UNREACHABLE'
+  | 'NLG_FAILED'
+  | 'NLG_BAD_RESPONSE';
 
 /** An infrastructure or usage failure that cannot become part of a conversation. */
 export class AppError extends Error {

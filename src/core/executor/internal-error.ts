@@ -36,6 +36,9 @@ export function internalErrorEvents(
   context: EngineContext,
   errorType = 'rasa_internal_error_default',
 ): readonly Event[] {
+  // a failure while pattern_internal_error itself runs (its response cannot be produced) must not
+  // stack another one: the pattern goes on, and the turn ends instead of looping
+  if (state.stack.at(-1)?.flow_id === INTERNAL_ERROR_PATTERN) return [];
   const draft = new TurnDraft({ state, context });
   pushInternalError({ draft, context }, { cancelFlow: false, errorType });
   return draft.events;

@@ -50,6 +50,18 @@ export class RuleContext {
     for (const flow of this.projectFlows) for (const step of flow.steps) yield { flow, step };
   }
 
+  /**
+   * Whether a response exists: in the domain, or, with an NLG server in endpoints.yml, as an `utter_`
+   * name listed under `actions:` (the server provides its text, as in Rasa).
+   */
+  hasResponse(name: string): boolean {
+    const { domain, endpoints } = this.assistant;
+    if (domain.responses.has(name)) return true;
+    const nlg = endpoints['nlg'];
+    const nlgServer = typeof nlg === 'object' && nlg !== null && 'url' in nlg;
+    return nlgServer && name.startsWith('utter_') && domain.actions.has(name);
+  }
+
   /** Names an action step may use: responses, declared actions and the engine's built-in actions. */
   isKnownAction(name: string, builtIns: readonly string[]): boolean {
     const { domain } = this.assistant;

@@ -13,7 +13,11 @@ export const COLLECT_PATTERN = 'pattern_collect_information';
 export function runCollectStep(step: CollectStep, scope: StepScope): StepResult {
   const { draft, context } = scope;
   const slot = context.domain.slots.get(step.collect);
-  const canAsk = context.domain.responses.has(step.utter) || context.domain.actions.has(step.collectAction);
+  // an utter_ask_ name listed under `actions:` is a response an NLG server provides
+  const canAsk =
+    context.domain.responses.has(step.utter) ||
+    context.domain.actions.has(step.utter) ||
+    context.domain.actions.has(step.collectAction);
   const hasInitialValue = slot !== undefined && slot.initialValue !== null && slot.initialValue !== undefined;
   if (!canAsk && !hasInitialValue) {
     pushInternalError(scope, { cancelFlow: true, errorType: 'rasa_internal_error_default' });

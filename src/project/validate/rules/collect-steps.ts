@@ -44,7 +44,7 @@ function checkSlot(context: RuleContext, flow: Flow, step: CollectStep): void {
       `Flow '${flow.id}' collects the list slot '${step.collect}'.`,
     );
   }
-  const hasUtter = domain.responses.has(step.utter);
+  const hasUtter = context.hasResponse(step.utter);
   const hasAction = domain.actions.has(step.collectAction);
   if (hasUtter && hasAction) {
     context.reportStep(
@@ -66,7 +66,7 @@ function checkSlot(context: RuleContext, flow: Flow, step: CollectStep): void {
 
 function checkRejections(context: RuleContext, flow: Flow, step: CollectStep): void {
   for (const rejection of step.rejections) {
-    if (!context.assistant.domain.responses.has(rejection.utter)) {
+    if (!context.hasResponse(rejection.utter)) {
       context.reportStep(
         'REJECTION_UNKNOWN_RESPONSE',
         flow,

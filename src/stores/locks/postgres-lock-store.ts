@@ -1,0 +1,136 @@
+/**
+ * Conversation locks shared by every process using one PostgreSQL database: a session advisory lock
+ * (pg_advisory_lock) on a 64-bit hash of the conversation id, held on a dedicated pooled connection
+ * for the whole turn. The server grants waiters in arrival order and frees the lock by itself when
+ * the holding connection dies, so a crashed process never leaves a conversation locked.
+ *
+ * If the holding connection is lost mid-turn, another process may enter while this turn still runs;
+ * the tracker store's expected-count check then refuses the second writer (TRACKER_CONFLICT).
+ */
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import type { LockStore } from '../../core/ports.js';
+import { isConnectionError, storeError } from '../sql/sql-errors.js';
+import type { PostgresTarget } from '../sql/postgres-target.js';
+import { postgresConnection } from '../sql/sql-connection.js';
+import type { StoreLogger } from '../store-logger.js';
+import { SILENT_STORE_LOGGER } from '../store-logger.js';
+import { LocalQueue, lockTimeout } from './local-queue.js';
+
+export interface PostgresLockStoreOptions {
+  readonly target: PostgresTarget;
+  readonly logger?: StoreLogger;
+  /** how long a turn waits for its conversation before LOCK_TIMEOUT (default 60 s) */
+  readonly waitTimeoutMs?: number;
+  /** connections, i.e. conversations locked at once by this process (default 20) */
+  readonly poolSize?: number;
+  readonly connectTimeoutMs?: number;
+}
+
+export const DEFAULT_LOCK_WAIT_MS = 60_000;
+const LOCK_NOT_AVAILABLE = '55P03';
+
+/** The advisory lock key of a conversation: the first 64 bits of a SHA-256, as a signed bigint. */
+export function advisoryLockKey(conversationId: string): string {
+  const digest = createHash('sha256').update(`parley:conversation:${conversationId}`).digest();
+  return digest.readBigInt64BE(0).toString();
+}
+
+export class PostgresLockStore implements LockStore {
+  readonly target: PostgresTarget;
+  private readonly pool: pg.Pool;
+  private readonly logger: StoreLogger;
+  private readonly waitMs: number;
+  private readonly local = new LocalQueue();
+  private closed = false;
+
+  constructor(options: PostgresLockStoreOptions) {
+    this.target = options.target;
+    this.logger = options.logger ?? SILENT_STORE_LOGGER;
+    this.waitMs = options.waitTimeoutMs ?? DEFAULT_LOCK_WAIT_MS;
+    const limits = { poolSize: 0, busyTimeoutMs: 0, connectTimeoutMs: options.connectTimeoutMs ?? 5000 };
+    this.pool = new pg.Pool({
+      ...postgresConnection(options.target.url, undefined, limits),
+      max: options.poolSize ?? 20,
+      idleTimeoutMillis: 30_000,
+    });
+    // an idle connection the server closed must not crash the process
+    this.pool.on('error', (error) =>
+      this.logger.warn(
+        { store: this.describe(), error: error.message },
+        'lock store connection lost while idle',
+      ),
+    );
+  }
+
+  describe(): string {
+    return `postgresql advisory locks at ${this.target.description.replace(/^postgresql at /, '')}`;
+  }
+
+  async withLock<T>(conversationId: string, work: () => Promise<T>): Promise<T> {
+    const deadline = Date.now() + this.waitMs;
+    const release = await this.local.acquire(conversationId, this.waitMs);
+    try {
+      return await this.holdSharedLock(conversationId, deadline, work);
+    } finally {
+      release();
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.pool.end();
+  }
+
+  private async holdSharedLock<T>(
+    conversationId: string,
+    deadline: number,
+    work: () => Promise<T>,
+  ): Promise<T> {
+    const key = advisoryLockKey(conversationId);
+    const client = await this.connect();
+    try {
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw lockTimeout(conversationId, this.waitMs, 'earlier turns of this process');
+      // lock_timeout bounds the wait inside the server; the key is a number we computed, safe to inline
+      await client.query(`SET lock_timeout = ${Math.ceil(remaining)}; SELECT pg_advisory_lock(${key})`);
+    } catch (error) {
+      client.release(isConnectionError(error) ? (error as Error) : undefined);
+      if ((error as { code?: string }).code === LOCK_NOT_AVAILABLE)
+        throw lockTimeout(conversationId, this.waitMs, 'another turn (possibly in another process)');
+      throw storeError(error, `lock store (${this.describe()})`, 'take a conversation lock');
+    }
+    const lost = (error: Error) =>
+      this.logger.error(
+        { conversationId, error: error.message },
+        'lost the connection holding a conversation lock: another turn may now run alongside this one',
+      );
+    client.on('error', lost);
+    try {
+      return await work();
+    } finally {
+      client.off('error', lost);
+      await this.unlock(client, key);
+    }
+  }
+
+  private async connect(): Promise<pg.PoolClient> {
+    try {
+      return await this.pool.connect();
+    } catch (error) {
+      throw storeError(error, `lock store (${this.describe()})`, 'connect');
+    }
+  }
+
+  private async unlock(client: pg.PoolClient, key: string): Promise<void> {
+    try {
+      await client.query(`SELECT pg_advisory_unlock(${key})`);
+      client.release();
+    } catch (error) {
+      // the connection is gone, and its locks with it: drop it from the pool
+      client.release(error as Error);
+      this.logger.warn({ error: String(error) }, 'could not unlock a conversation (its connection was lost)');
+    }
+  }
+}

@@ -12,8 +12,8 @@ import type { Stack } from '../stack/frames.js';
 import { jsonEqual } from './json-value.js';
 import { applyStackUpdate } from './stack-update.js';
 import type { TrackerState } from './tracker-state.js';
-import { stackHistoryKey } from './tracker-state.js';
-import type { ActionExecuted, EntitiesAdded, Event, SlotSet, UserUttered } from './types.js';
+import { RECENT_MESSAGES_KEPT, stackHistoryKey } from './tracker-state.js';
+import type { ActionExecuted, BotUttered, EntitiesAdded, Event, SlotSet, UserUttered } from './types.js';
 
 type StateChanges = Partial<TrackerState>;
 
@@ -30,7 +30,7 @@ function changesFor(state: TrackerState, event: Event): StateChanges {
     case 'user':
       return userUttered(state, event);
     case 'bot':
-      return { lastBotTurn: [...state.lastBotTurn, event] };
+      return { lastBotTurn: [...state.lastBotTurn, event], recentMessages: remember(state, event) };
     case 'action':
       return actionExecuted(state, event);
     case 'slot':
@@ -84,7 +84,15 @@ function userUttered(state: TrackerState, event: UserUttered): StateChanges {
     followupAction: null,
     previousBotTurn: state.lastBotTurn,
     lastBotTurn: [],
+    recentMessages: remember(state, event),
   };
+}
+
+function remember(state: TrackerState, message: UserUttered | BotUttered): TrackerState['recentMessages'] {
+  const kept = state.recentMessages;
+  return kept.length < RECENT_MESSAGES_KEPT
+    ? [...kept, message]
+    : [...kept.slice(kept.length - RECENT_MESSAGES_KEPT + 1), message];
 }
 
 function actionExecuted(state: TrackerState, event: ActionExecuted): StateChanges {
@@ -147,6 +155,7 @@ function conversationReset(state: TrackerState): StateChanges {
     activeLoop: null,
     lastBotTurn: [],
     previousBotTurn: [],
+    recentMessages: [],
   };
 }
 

@@ -18,7 +18,7 @@ export const SNAPSHOT_FORMAT = 'parley.tracker-snapshot';
  * Bump when `applyEvent` derives a field differently (not only when a field is added): snapshots of
  * other versions are then ignored, and the next turn of each conversation rebuilds one from its events.
  */
-export const SNAPSHOT_VERSION = 1;
+export const SNAPSHOT_VERSION = 2;
 
 export interface SnapshotJson {
   readonly format: typeof SNAPSHOT_FORMAT;
@@ -72,6 +72,11 @@ const latestAction = plain<LatestAction>(isPlainObject);
 const botEvents = plain<readonly BotUttered[]>(
   (json) => Array.isArray(json) && json.every((item) => isPlainObject(item) && item['event'] === 'bot'),
 );
+const messages = plain<TrackerState['recentMessages']>(
+  (json) =>
+    Array.isArray(json) &&
+    json.every((item) => isPlainObject(item) && (item['event'] === 'bot' || item['event'] === 'user')),
+);
 const failures = plain<readonly StackUpdateFailure[]>(
   (json) => Array.isArray(json) && json.every(isPlainObject),
 );
@@ -113,6 +118,7 @@ const FIELDS: { readonly [K in keyof TrackerState]-?: Codec<TrackerState[K]> } =
   afterRestartIndex: count,
   lastBotTurn: botEvents,
   previousBotTurn: botEvents,
+  recentMessages: messages,
   stackUpdateFailures: failures,
 };
 

@@ -55,6 +55,11 @@ export interface TrackerState {
   readonly lastBotTurn: readonly BotUttered[];
   /** the bot events of the turn before, kept when a new user message starts a new turn */
   readonly previousBotTurn: readonly BotUttered[];
+  /**
+   * the latest user and bot messages of this session, oldest first, at most RECENT_MESSAGES_KEPT: the
+   * conversation an LLM prompt shows, kept here so that reading it never needs the whole event log
+   */
+  readonly recentMessages: readonly (UserUttered | BotUttered)[];
   /** `stack` events that could not be applied; the runtime reports these */
   readonly stackUpdateFailures: readonly StackUpdateFailure[];
 }
@@ -66,6 +71,9 @@ export interface CreateTrackerStateOptions {
 }
 
 const NO_BOT_EVENTS: readonly BotUttered[] = [];
+
+/** Rasa's LLM prompts show the last 20 turns; 40 messages hold them when each side says one thing. */
+export const RECENT_MESSAGES_KEPT = 40;
 
 export function createTrackerState(options: CreateTrackerStateOptions): TrackerState {
   return {
@@ -88,6 +96,7 @@ export function createTrackerState(options: CreateTrackerStateOptions): TrackerS
     afterRestartIndex: 0,
     lastBotTurn: NO_BOT_EVENTS,
     previousBotTurn: NO_BOT_EVENTS,
+    recentMessages: [],
     stackUpdateFailures: [],
   };
 }

@@ -149,21 +149,23 @@ export function displayValue(value: unknown): string {
 }
 
 /**
- * The conversation the tracker state still knows: the bot turn before the latest user message, that
- * message, and the bot's answer to it. Callers with the event log can pass longer histories instead.
+ * The recent conversation (the tracker state keeps the latest messages of the session): a user message
+ * that is a button's payload shows as the button's title, as the user saw it.
  */
 export function turnsFromState(state: TrackerState): ConversationTurn[] {
   const turns: ConversationTurn[] = [];
-  const latest = state.latestMessage;
-  if (latest) {
-    turns.push(...botTurns(state.previousBotTurn));
-    const text = latest.text ?? '';
-    const button = state.previousBotTurn
-      .flatMap((event) => event.data.buttons ?? [])
-      .find((candidate) => candidate.payload === text);
+  let shownButtons: readonly { readonly title: string; readonly payload: string }[] = [];
+  for (const message of state.recentMessages) {
+    if (message.event === 'bot') {
+      turns.push(...botTurns([message]));
+      shownButtons = [...shownButtons, ...(message.data.buttons ?? [])];
+      continue;
+    }
+    const text = message.text ?? '';
+    const button = shownButtons.find((candidate) => candidate.payload === text);
     turns.push({ role: 'user', text: button?.title ?? text });
+    shownButtons = [];
   }
-  turns.push(...botTurns(state.lastBotTurn));
   return turns;
 }
 

@@ -256,3 +256,21 @@ describe('applyEvent (the tracker reducer)', () => {
     }
   });
 });
+
+describe('recent messages (the conversation an LLM prompt shows)', () => {
+  it('keeps the latest 40 user and bot messages in order, and forgets them on restart and session start', () => {
+    const events: Event[] = [];
+    for (let turn = 0; turn < 30; turn += 1)
+      events.push(user(`u${turn}`), action('utter_x'), bot(`b${turn}`));
+    const state = fold(events);
+    expect(state.recentMessages).to.have.length(40);
+    expect(state.recentMessages.map((message) => message.text).slice(-3)).to.deep.equal([
+      'b28',
+      'u29',
+      'b29',
+    ]);
+    expect(state.recentMessages[0]?.text).to.equal('u10');
+    expect(fold([simple('restart')], state).recentMessages).to.deep.equal([]);
+    expect(fold([simple('session_started')], state).recentMessages).to.deep.equal([]);
+  });
+});

@@ -225,7 +225,7 @@ describe('LLM command prompt', () => {
   });
 
   describe('conversation history', () => {
-    it('shows what the state remembers, a button answer by its title, and the new message last', async () => {
+    it('shows the recent messages, a button answer by its title, and the new message last', async () => {
       const state = await stateAfter(bank, [
         { text: 'send money', commands: [startFlow('transfer_money')] },
         { text: '/SetSlots(recipient=Jane)', commands: [setSlot('recipient', 'Jane')] },
@@ -235,6 +235,7 @@ describe('LLM command prompt', () => {
         ?.split('\n\n')[0];
       expect(history).to.equal(
         [
+          'USER: send money',
           'AI: Who should get the money? (options: Jane)',
           'USER: Jane',
           'AI: How much?',

@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { ApiAuthConfig } from '../server/auth.js';
 import type { TlsFiles } from '../server/http-server.js';
 import type { CliIo } from './io.js';
 import { createLogger } from './logger.js';
@@ -87,6 +88,8 @@ async function runServer(io: CliIo, flags: RunFlags, signals: NodeJS.EventEmitte
       ...(flags.cors ? { cors: flags.cors } : {}),
       ...(tls ? { tls } : {}),
       ...(flags.rasaVersion ? { rasaVersion: flags.rasaVersion } : {}),
+      ...(flags.model ? { modelPath: flags.model } : {}),
+      ...(flags.enableApi ? { enableApi: true, auth: apiAuth(flags) } : {}),
     });
   } catch (error) {
     io.stderr(`parley run: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -104,6 +107,15 @@ async function runServer(io: CliIo, flags: RunFlags, signals: NodeJS.EventEmitte
   });
   io.stdout('Parley server stopped.\n');
   return 0;
+}
+
+/** The HTTP API's auth flags (or AUTH_TOKEN, JWT_SECRET, JWT_METHOD, JWT_PRIVATE_KEY); empty ones are unset. */
+function apiAuth(flags: RunFlags): ApiAuthConfig {
+  return {
+    ...(flags.authToken ? { token: flags.authToken } : {}),
+    ...(flags.jwtSecret ? { jwtSecret: flags.jwtSecret, jwtMethod: flags.jwtMethod } : {}),
+    ...(flags.jwtPrivateKey ? { jwtPrivateKey: flags.jwtPrivateKey } : {}),
+  };
 }
 
 function tlsFiles(flags: RunFlags): TlsFiles | string | undefined {

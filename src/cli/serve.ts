@@ -20,6 +20,8 @@ import { selectChannels } from './channels.js';
 import { composeAgent } from './compose.js';
 import { formatDiagnosticsText } from './format-diagnostics.js';
 import { httpApiRouter } from './http-api.js';
+import { resolveLlmConfig } from '../understanding/llm/config.js';
+import { loadOrTrainModel } from './model-source.js';
 import { chooseUnderstanding } from './understanding.js';
 
 export interface ServeOptions {
@@ -39,6 +41,8 @@ export interface ServeOptions {
   /** `--enable-api`: serve the HTTP API, guarded by `auth` (token and/or JWT) */
   readonly enableApi?: boolean;
   readonly auth?: ApiAuthConfig;
+  /** `-m/--model`: an archive or a folder of them; default: the newest matching model in models/, or train */
+  readonly modelPath?: string;
   /** the active-conversation window and cap of /metrics */
   readonly metrics?: ServerMetricsOptions;
 }
@@ -66,9 +70,19 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
       message: `The assistant has errors:\n${formatDiagnosticsText(diagnostics)}`,
     });
   const assistant = project.assistant;
+  // an LLM named but not configured fails before any training starts
+  const llm = resolveLlmConfig(assistant, options.env);
+  if (!llm.ok) throw llm.error;
+  const model = loadOrTrainModel({
+    project,
+    logger: options.logger,
+    train: true,
+    ...(options.modelPath !== undefined ? { modelPath: options.modelPath } : {}),
+  });
   const understanding = chooseUnderstanding(assistant, {
     logger: options.logger,
     ...(options.env ? { env: options.env } : {}),
+    ...(model.nlu ? { trained: model.nlu } : {}),
   });
   if (!understanding.ok) throw new AppError({ code: 'LLM_NOT_CONFIGURED', message: understanding.message });
   const trackerStore: TrackerStore = options.trackerStore ?? new MemoryTrackerStore();
@@ -130,6 +144,7 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
   const summary = [
     `channels: ${channels.map((channel) => channel.name).join(', ')}`,
     `understanding: ${understanding.kind}`,
+    `model: ${model.modelPath}${model.trainedNow ? ' (trained now)' : ''}`,
     `tracker store: ${trackerStore.constructor.name}`,
     `lock store: ${lockStore.constructor.name}`,
     ...(api ? [api.summary] : []),

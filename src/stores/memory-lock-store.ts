@@ -4,6 +4,10 @@ import type { LockStore } from '../core/ports.js';
 export class MemoryLockStore implements LockStore {
   private readonly tails = new Map<string, Promise<unknown>>();
 
+  describe(): string {
+    return 'in memory (serialises turns within this process only)';
+  }
+
   async withLock<T>(conversationId: string, work: () => Promise<T>): Promise<T> {
     const previous = this.tails.get(conversationId) ?? Promise.resolve();
     const run = previous.then(work, work);

@@ -6,6 +6,10 @@ import type { RecentConversation, TrackerSnapshot, TrackerStore } from '../core/
 export class MemoryTrackerStore implements TrackerStore {
   private readonly conversations = new Map<string, { events: Event[]; snapshot?: TrackerSnapshot }>();
 
+  describe(): string {
+    return 'in memory (conversations are lost on restart)';
+  }
+
   async loadRecent(conversationId: string): Promise<RecentConversation> {
     const stored = this.conversations.get(conversationId);
     if (!stored) return { eventCount: 0, eventsAfterSnapshot: [] };

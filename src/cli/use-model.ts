@@ -13,8 +13,8 @@ export interface ModelFlags {
 }
 
 /**
- * loadOrTrainModel for a command that talks to a user: training progress on stderr unless `quiet`, a
- * line naming a model trained on the way, and a model problem (MODEL_NOT_FOUND, MODEL_INVALID) printed
+ * loadOrTrainModel for a command that talks to a user: training progress on stderr unless `quiet`, the
+ * notes and path of a model trained on the way, and a model problem (MODEL_NOT_FOUND, MODEL_INVALID) printed
  * as one line, returning undefined, so that the command can exit 1.
  */
 export function useModel(
@@ -37,8 +37,10 @@ export function useModel(
       ...(progress ? { onProgress: progress.listener } : {}),
     });
     progress?.finish();
-    if (source.trainedNow && !options.quiet)
+    if (source.trainedNow && !options.quiet) {
+      for (const note of source.metadata.notes) io.stderr(`Note: ${note}\n`);
       io.stderr(`No model matched the project files; trained ${source.modelPath}\n`);
+    }
     return source;
   } catch (error) {
     progress?.finish();

@@ -59,6 +59,14 @@ describe('the model parley test e2e (and parley run) use', function () {
     expect(outcome.exitCode).to.equal(0);
   });
 
+  it('when trained by test e2e for a DIETClassifier config, says that Parley replaced DIET', async () => {
+    fixture.edit('config.yml', (text) => text.replace('LogisticRegressionClassifier', 'DIETClassifier'));
+    const run = await runCli(['test', 'e2e', '-p', fixture.root]);
+    expect(run.code, run.stdout + run.stderr).to.equal(0);
+    expect(run.stderr).to.contain('Note: DIETClassifier: Parley does not run DIET');
+    expect(run.stderr).to.contain('Training: intent classifier (4 members)');
+  });
+
   it('is not a model of other project files: a changed nlu.yml trains a new one', async () => {
     const first = savedPath((await runCli(['train', '-p', fixture.root])).stdout);
     fixture.edit('data/nlu.yml', (text) => text.replace('- hiya\n', '- hiya\n      - howdy\n'));

@@ -32,6 +32,8 @@ export interface StoreFactoryOptions {
 /** A store that can say what it is for the startup log ("sqlite at ./.parley/tracker.db"). */
 export interface Described {
   describe(): string;
+  /** connects (and migrates) now, to fail fast at startup; otherwise the first operation does it */
+  open?(): Promise<void>;
   close?(): Promise<void>;
 }
 

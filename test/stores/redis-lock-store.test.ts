@@ -135,6 +135,20 @@ describe('RedisLockStore', function () {
     expect(performance.now() - started).to.be.below(3000);
   });
 
+  it('reconnects by itself after its connection is killed', async () => {
+    const store = open();
+    await store.open();
+    const client = (store as unknown as { client: Redis }).client;
+    const id = await client.client('ID');
+    const admin = new Redis(REDIS_URL);
+    try {
+      await admin.client('KILL', 'ID', String(id));
+    } finally {
+      admin.disconnect();
+    }
+    expect(await store.withLock(lockId('after-kill'), async () => 'ok')).to.equal('ok');
+  });
+
   it('keeps counting right with 3 instances and 90 turns racing on one conversation', async () => {
     const instances = [open(), open(), open()];
     const id = lockId('three');

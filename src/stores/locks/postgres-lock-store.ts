@@ -77,6 +77,12 @@ export class PostgresLockStore implements LockStore {
     }
   }
 
+  /** Connects now, to fail fast at startup (STORE_UNAVAILABLE); otherwise the first turn connects. */
+  async open(): Promise<void> {
+    const client = await this.connect();
+    client.release();
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

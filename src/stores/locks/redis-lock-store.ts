@@ -81,10 +81,17 @@ export class RedisLockStore implements LockStore {
     }
   }
 
+  /** Connects now, to fail fast at startup (STORE_UNAVAILABLE); otherwise the first turn connects. */
+  async open(): Promise<void> {
+    await this.call('connect', () => this.client.ping());
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.client.quit().catch(() => this.client.disconnect());
+    // a client that never connected (lazyConnect) has nothing to say goodbye to
+    if (this.client.status === 'wait') this.client.disconnect();
+    else await this.client.quit().catch(() => this.client.disconnect());
   }
 
   private async holdSharedLock<T>(

@@ -1,4 +1,5 @@
 import type { LockStore, TrackerStore } from '../core/ports.js';
+import { prepareA2aServer } from '../a2a/setup.js';
 import { AppError } from '../core/errors.js';
 import { validateProject } from '../project/validate/index.js';
 import type { ProjectLocation } from '../project/load/discover.js';
@@ -22,6 +23,7 @@ import { formatDiagnosticsText } from './format-diagnostics.js';
 import { httpApiRouter } from './http-api.js';
 import { resolveLlmConfig } from '../understanding/llm/config.js';
 import { loadOrTrainModel } from './model-source.js';
+import { PARLEY_VERSION } from '../version.js';
 import { chooseUnderstanding } from './understanding.js';
 
 export interface ServeOptions {
@@ -70,6 +72,14 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
       message: `The assistant has errors:\n${formatDiagnosticsText(diagnostics)}`,
     });
   const assistant = project.assistant;
+  // before any training: a bad a2a_server block or an incompatible setup fails fast
+  const a2a = prepareA2aServer({
+    assistant,
+    projectRoot: options.projectRoot,
+    env: options.env ?? process.env,
+    logger: options.logger,
+    fallbackVersion: PARLEY_VERSION,
+  });
   // an LLM named but not configured fails before any training starts
   const llm = resolveLlmConfig(assistant, options.env);
   if (!llm.ok) throw llm.error;
@@ -121,6 +131,8 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
       })
     : undefined;
   if (api) routers.push(api.mounted);
+  // the AgentCard; the A2A JSON-RPC router mounts at a2a.mountPaths too
+  if (a2a) routers.push(...a2a.routers);
   const app = createApp({
     gate,
     channels,
@@ -141,6 +153,7 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
       await trackerStore.close?.();
     },
   });
+  a2a?.listening({ host: options.host, port: running.port, tls: options.tls !== undefined });
   const summary = [
     `channels: ${channels.map((channel) => channel.name).join(', ')}`,
     `understanding: ${understanding.kind}`,
@@ -148,6 +161,7 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
     `tracker store: ${trackerStore.constructor.name}`,
     `lock store: ${lockStore.constructor.name}`,
     ...(api ? [api.summary] : []),
+    ...(a2a ? [a2a.summary()] : []),
   ];
   return { ...running, summary, metrics };
 }

@@ -218,6 +218,35 @@ export const DIAGNOSTIC_CODES = {
     'A button payload is free text; it will go through understanding like a typed message.',
     'Use `/SetSlots(...)` for deterministic buttons.',
   ),
+  // A2A server (endpoints.yml `a2a_server`)
+  A2A_CONFIG_INVALID: e(
+    'An `a2a_server` setting in endpoints.yml has the wrong type or is out of range.',
+    'See docs/a2a.md for the keys and their values.',
+  ),
+  A2A_DESCRIPTION_MISSING: e(
+    '`a2a_server` has no `description`; the AgentCard needs it.',
+    'Describe what the assistant does for a calling agent: `description: "..."`.',
+  ),
+  A2A_URL_INVALID: e(
+    '`a2a_server.url` is not an absolute http(s) URL without query, fragment or credentials.',
+    'Write the public base URL callers use, e.g. `url: "https://bot.example.com/agents/bank"`.',
+  ),
+  A2A_AUTH_INVALID: e(
+    '`a2a_server.auth` cannot verify tokens safely: key source, algorithms, issuer or audience.',
+    'Set `jwks_url` (with `issuer` and `audience`) or a `secret` of at least 32 characters.',
+  ),
+  A2A_PUSH_HOST_INVALID: e(
+    'An entry of `a2a_server.push_notification_allowed_hosts` is not a host name.',
+    'List host names only (`hooks.example.com`, or `*.example.com` for its subdomains): no scheme, port or path.',
+  ),
+  A2A_UNKNOWN_KEY: w(
+    '`a2a_server` has a key Parley does not know; it is ignored.',
+    'Check its spelling against docs/a2a.md.',
+  ),
+  A2A_AGENT_CARD_INVALID: e(
+    'The static AgentCard of `a2a_server.agent_card_path` cannot be read or is not an AgentCard (checked when the server starts).',
+    'Point agent_card_path at a JSON AgentCard with name, description, version and skills.',
+  ),
   // NLU data
   NLU_DUPLICATE_EXAMPLE: w('The same NLU example appears more than once.', 'Remove the duplicate.'),
   NLU_CONFLICTING_EXAMPLE: e(

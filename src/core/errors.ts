@@ -55,7 +55,9 @@ export type ErrorCode =
   | 'AUTH_CONFIG_INVALID'
   | 'NLG_UNREACHABLE'
   | 'NLG_FAILED'
-  | 'NLG_BAD_RESPONSE';
+  | 'NLG_BAD_RESPONSE'
+  | 'A2A_CONFIG_INVALID'
+  | 'A2A_SETUP_INCOMPATIBLE';
 
 /** An infrastructure or usage failure that cannot become part of a conversation. */
 export class AppError extends Error {

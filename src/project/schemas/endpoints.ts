@@ -1,4 +1,5 @@
 import type { SchemaObject } from 'ajv';
+import { a2aServerSchema } from './a2a-server.js';
 
 /*
  * JSON Schema (draft-07) of endpoints.yml. Rasa reads each section into an EndpointConfig and hands
@@ -93,5 +94,6 @@ export const endpointsSchema: SchemaObject = {
     model_groups: { type: ['array', 'null'], 'x-expected': 'a list of model groups', items: modelGroup },
     mcp_servers: { type: ['array', 'null'], 'x-expected': 'a list of MCP servers', items: mcpServer },
     interaction_handling: section({ global_silence_timeout: numberOrVar }),
+    a2a_server: a2aServerSchema,
   },
 };

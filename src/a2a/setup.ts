@@ -1,0 +1,79 @@
+/**
+ * The A2A server of `parley run`, prepared from endpoints.yml's `a2a_server` block: reads and checks
+ * the settings and the start-up guardrails (failing fast, before any model is trained), settles the
+ * card content, and gives the routers to mount on the one port. The AgentCard is built once the server
+ * listens, because an inferred URL needs the port actually bound.
+ */
+import type { Router } from 'express';
+import type { Assistant } from '../core/assistant.js';
+import type { Logger } from '../runtime/logger.js';
+import { chooseCardContent, servedCards } from './card/agent-cards.js';
+import type { ChosenCard } from './card/agent-cards.js';
+import { cardRouter, publishCards } from './card-router.js';
+import type { PublishedCards } from './card-router.js';
+import { a2aMountPaths, loadA2aServerConfig } from './config.js';
+import type { A2aServerConfig } from './config.js';
+import { assertGuardrails } from './guardrails.js';
+import { resolvePublicUrl } from './public-url.js';
+import type { ListenAddress } from './public-url.js';
+
+export interface A2aSetupOptions {
+  readonly assistant: Assistant;
+  readonly projectRoot: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly logger: Logger;
+  /** the card's version when `a2a_server.version` is not set */
+  readonly fallbackVersion: string;
+  readonly now?: () => Date;
+}
+
+export interface A2aServer {
+  readonly config: A2aServerConfig;
+  /**
+   * Where the JSON-RPC endpoint mounts (`POST /` of a router at each path): the root, and the path
+   * of a configured `url` too. The card router is mounted at the same paths.
+   */
+  readonly mountPaths: readonly string[];
+  readonly routers: readonly { readonly path: string; readonly router: Router }[];
+  /** builds the AgentCard for the address the server listens on; call once, after listen */
+  listening(address: ListenAddress): void;
+  /** the JSON-RPC endpoint's public URL, once listening */
+  endpointUrl(): string | undefined;
+  /** one line for the start-up message */
+  summary(): string;
+}
+
+/** undefined when endpoints.yml has no `a2a_server` block or says `enabled: false` */
+export function prepareA2aServer(options: A2aSetupOptions): A2aServer | undefined {
+  const loaded = loadA2aServerConfig(options.assistant.endpoints);
+  if (!loaded) return undefined;
+  const { config } = loaded;
+  assertGuardrails({ assistant: options.assistant, env: options.env });
+  if (loaded.unknownKeys.length > 0)
+    options.logger.warn({ keys: loaded.unknownKeys }, 'a2a_server: unknown keys are ignored');
+  const chosen = chooseCardContent({ ...options, config });
+  for (const warning of chosen.warnings)
+    options.logger.warn({ agentCardPath: config.agentCardPath }, warning);
+  const mountPaths = a2aMountPaths(config);
+  let published: PublishedCards | undefined;
+  let endpoint: string | undefined;
+  const router = cardRouter({ cards: () => published });
+  return {
+    config,
+    mountPaths,
+    routers: mountPaths.map((path) => ({ path, router })),
+    listening(address) {
+      endpoint = resolvePublicUrl(config, address);
+      published = publishCards(servedCards(chosen.content, endpoint), (options.now ?? (() => new Date()))());
+      options.logger.info({ url: endpoint, skills: chosen.content.skills.length }, 'A2A AgentCard published');
+    },
+    endpointUrl: () => endpoint,
+    summary: () => describe(chosen, endpoint),
+  };
+}
+
+function describe(chosen: ChosenCard, endpoint: string | undefined): string {
+  const skills = chosen.content.skills.map((skill) => skill.id).join(', ');
+  const card = chosen.origin === 'static' ? 'static AgentCard' : `AgentCard skills: ${skills}`;
+  return `A2A: JSON-RPC at ${endpoint ?? '(not listening)'}, ${card}`;
+}

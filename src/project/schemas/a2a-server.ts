@@ -1,0 +1,187 @@
+import type { SchemaObject } from 'ajv';
+import {
+  A2A_AUTH_KEYS,
+  HOST_PATTERN,
+  JWKS_ALGORITHMS,
+  JWKS_URL_PATTERN,
+  MAX_LEEWAY_SECONDS,
+  MAX_TIMEOUT_SECONDS,
+  MIN_SECRET_LENGTH,
+  PUBLIC_URL_PATTERN,
+  SECRET_ALGORITHMS,
+  WHOLE_NUMBER_PATTERN,
+} from '../../core/a2a-server-rules.js';
+import type { DiagnosticCode } from '../../core/diagnostic-codes.js';
+
+/*
+ * JSON Schema of endpoints.yml's `a2a_server` block (Rasa 3.17's keys plus Parley's `enabled`, `name`
+ * and `version`). Every problem carries an A2A_* code (`x-codes`, see flows.ts), so `parley data
+ * validate` lists them all at load time. src/a2a/config.ts reads the same block when the server
+ * starts and applies the same rules (test/a2a/config.test.ts checks that both agree).
+ * Values may come from `${VAR}` references, expanded before this check, so numbers and booleans
+ * also accept their text.
+ */
+
+/** ajv keywords whose problems a coded schema reports under its code */
+const KEYWORDS = [
+  'type',
+  'minimum',
+  'maximum',
+  'pattern',
+  'minLength',
+  'minItems',
+  'enum',
+  'not',
+  'required',
+  'additionalProperties',
+];
+
+function coded(code: DiagnosticCode, schema: SchemaObject): SchemaObject {
+  return { ...schema, 'x-codes': Object.fromEntries(KEYWORDS.map((keyword) => [keyword, code])) };
+}
+
+function wholeNumber(code: DiagnosticCode, hint: string, maximum?: number): SchemaObject {
+  const range = maximum === undefined ? '(0 or more)' : `from 0 to ${maximum}`;
+  return coded(code, {
+    type: ['integer', 'string'],
+    minimum: 0,
+    ...(maximum === undefined ? {} : { maximum }),
+    pattern: WHOLE_NUMBER_PATTERN,
+    'x-expected': `a whole number ${range}`,
+    'x-message': `must be a whole number ${range}`,
+    'x-hint': hint,
+  });
+}
+
+const flag = coded('A2A_CONFIG_INVALID', {
+  type: ['boolean', 'string'],
+  pattern: '^(true|false)$',
+  'x-expected': 'true or false',
+  'x-message': 'must be true or false',
+  'x-hint': 'write true or false',
+});
+
+const text = (code: DiagnosticCode, hint = 'write some text, or remove the key'): SchemaObject =>
+  coded(code, { type: 'string', pattern: '\\S', 'x-message': 'must not be empty', 'x-hint': hint });
+
+const SECONDS_HINT = 'seconds; 0 switches it off';
+
+const AUTH = 'A2A_AUTH_INVALID';
+
+/** `then` of a condition that always fails, so the message says what is wrong with the whole block */
+function refuse(message: string, hint: string): SchemaObject {
+  return coded(AUTH, { not: {}, 'x-message': message, 'x-hint': hint });
+}
+
+function algorithmsFor(keySource: string, allowed: readonly string[], hint: string): SchemaObject {
+  return {
+    if: { required: [keySource] },
+    then: {
+      properties: { algorithms: { items: coded(AUTH, { enum: [...allowed], 'x-hint': hint }) } },
+    },
+  };
+}
+
+const auth: SchemaObject = coded(AUTH, {
+  type: 'object',
+  'x-expected': 'a map with jwks_url or secret',
+  additionalProperties: false,
+  'x-hints': { additionalProperties: `auth keys: ${A2A_AUTH_KEYS.join(', ')}` },
+  properties: {
+    jwks_url: coded(AUTH, {
+      type: 'string',
+      pattern: JWKS_URL_PATTERN,
+      'x-message': 'must be an https URL (http only for localhost)',
+      'x-hint': "the URL of your identity provider's JSON Web Key Set",
+    }),
+    secret: coded(AUTH, {
+      type: 'string',
+      minLength: MIN_SECRET_LENGTH,
+      'x-message': `must be at least ${MIN_SECRET_LENGTH} characters long`,
+      'x-hint': 'use a long random secret from an environment variable: secret: ${A2A_JWT_SECRET}',
+    }),
+    issuer: text(AUTH, 'the `iss` your identity provider puts in its tokens'),
+    audience: coded(AUTH, {
+      type: ['string', 'array'],
+      'x-expected': 'a string or a list of strings',
+      pattern: '\\S',
+      minItems: 1,
+      items: text(AUTH),
+      'x-message': 'must not be empty',
+      'x-hint': 'the `aud` callers request tokens for, e.g. the agent’s public URL',
+    }),
+    algorithms: coded(AUTH, {
+      type: 'array',
+      'x-expected': 'a list of JWS algorithms, e.g. [RS256]',
+      minItems: 1,
+      items: coded(AUTH, { type: 'string' }),
+      'x-message': 'must list at least one algorithm',
+      'x-hint': 'e.g. algorithms: [RS256]',
+    }),
+    leeway: wholeNumber(AUTH, 'seconds of clock skew allowed on exp and nbf', MAX_LEEWAY_SECONDS),
+  },
+  allOf: [
+    {
+      if: { required: ['jwks_url', 'secret'] },
+      then: refuse('sets both jwks_url and secret', 'keep one key source: jwks_url or secret'),
+    },
+    {
+      if: { not: { anyOf: [{ required: ['jwks_url'] }, { required: ['secret'] }] } },
+      then: refuse(
+        'has no key to verify tokens with',
+        'add jwks_url (your identity provider’s keys) or secret (a shared HS256 secret)',
+      ),
+    },
+    {
+      if: { required: ['jwks_url'] },
+      then: coded(AUTH, {
+        required: ['issuer', 'audience'],
+        'x-hints': { required: 'with a JWKS, tokens must be checked for their issuer and audience' },
+      }),
+    },
+    algorithmsFor('secret', SECRET_ALGORITHMS, 'a shared secret signs with HS256, HS384 or HS512'),
+    algorithmsFor('jwks_url', JWKS_ALGORITHMS, 'JWKS keys are asymmetric: RS*, PS*, ES* or EdDSA'),
+  ],
+});
+
+export const a2aServerSchema: SchemaObject = {
+  type: 'object',
+  'x-expected': 'a map of A2A server settings with a description',
+  required: ['description'],
+  // unknown keys are warnings (A2A_UNKNOWN_KEY), as Rasa ignores them; they still get a did-you-mean
+  additionalProperties: false,
+  'x-codes': {
+    type: 'A2A_CONFIG_INVALID',
+    required: 'A2A_DESCRIPTION_MISSING',
+    additionalProperties: 'A2A_UNKNOWN_KEY',
+  },
+  properties: {
+    enabled: flag,
+    name: text('A2A_CONFIG_INVALID', 'the AgentCard name; quote it: name: "My Agent"'),
+    version: text('A2A_CONFIG_INVALID', 'the AgentCard version; quote it: version: "1.0.0"'),
+    description: text('A2A_DESCRIPTION_MISSING', 'describe what the assistant does for a calling agent'),
+    url: coded('A2A_URL_INVALID', {
+      type: 'string',
+      pattern: PUBLIC_URL_PATTERN,
+      'x-message': 'must be an absolute http(s) URL without query, fragment or credentials',
+      'x-hint': 'the public base URL callers use, e.g. https://bot.example.com/agents/bank',
+    }),
+    agent_card_path: text('A2A_CONFIG_INVALID', 'the path of a JSON AgentCard, relative to the project'),
+    include_conversation_repair: flag,
+    task_timeout_seconds: wholeNumber('A2A_CONFIG_INVALID', SECONDS_HINT, MAX_TIMEOUT_SECONDS),
+    a2a_message_cache_ttl_seconds: wholeNumber('A2A_CONFIG_INVALID', SECONDS_HINT, MAX_TIMEOUT_SECONDS),
+    max_contexts: wholeNumber('A2A_CONFIG_INVALID', 'how many A2A contexts at most; 0 switches the cap off'),
+    push_notifications_enabled: flag,
+    push_notification_allowed_hosts: coded('A2A_PUSH_HOST_INVALID', {
+      type: 'array',
+      'x-expected': 'a list of host names',
+      items: coded('A2A_PUSH_HOST_INVALID', {
+        type: 'string',
+        pattern: HOST_PATTERN,
+        'x-message': 'must be a host name such as hooks.example.com or *.example.com',
+        'x-hint': 'no scheme, port or path: `*.example.com` allows the subdomains of example.com',
+      }),
+    }),
+    auth,
+  },
+};

@@ -14,10 +14,9 @@ import { ServerMetrics, metricsRouter } from '../server/metrics.js';
 import type { ServerMetricsOptions } from '../server/metrics.js';
 import { RequestLog } from '../server/request-log.js';
 import { TurnGate } from '../server/turn-gate.js';
-import { MemoryLockStore } from '../stores/memory-lock-store.js';
-import { MemoryTrackerStore } from '../stores/memory-tracker-store.js';
 import type { Environment } from '../understanding/llm/config.js';
 import { selectChannels } from './channels.js';
+import { openStores } from './stores.js';
 import { composeAgent } from './compose.js';
 import { formatDiagnosticsText } from './format-diagnostics.js';
 import { httpApiRouter } from './http-api.js';
@@ -95,8 +94,14 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
     ...(model.nlu ? { trained: model.nlu } : {}),
   });
   if (!understanding.ok) throw new AppError({ code: 'LLM_NOT_CONFIGURED', message: understanding.message });
-  const trackerStore: TrackerStore = options.trackerStore ?? new MemoryTrackerStore();
-  const lockStore: LockStore = options.lockStore ?? new MemoryLockStore();
+  const stores = await openStores({
+    assistant,
+    projectRoot: options.projectRoot,
+    logger: options.logger,
+    ...(options.trackerStore ? { trackerStore: options.trackerStore } : {}),
+    ...(options.lockStore ? { lockStore: options.lockStore } : {}),
+  });
+  const { trackerStore, lockStore } = stores;
   const metrics = new ServerMetrics(options.metrics);
   // inside a request, logs carry its id: the agent's, the channels' and the turn gate's
   const requestLog = new RequestLog({ logger: options.logger });
@@ -125,8 +130,8 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
         ...(options.auth ? { auth: options.auth } : {}),
         status: {
           understanding: understanding.kind,
-          tracker_store: trackerStore.constructor.name,
-          lock_store: lockStore.constructor.name,
+          tracker_store: stores.trackerDescription,
+          lock_store: stores.lockDescription,
         },
       })
     : undefined;
@@ -150,7 +155,7 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
     host: options.host,
     ...(options.tls ? { tls: options.tls } : {}),
     onClosed: async () => {
-      await trackerStore.close?.();
+      await stores.close();
     },
   });
   a2a?.listening({ host: options.host, port: running.port, tls: options.tls !== undefined });
@@ -158,8 +163,8 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
     `channels: ${channels.map((channel) => channel.name).join(', ')}`,
     `understanding: ${understanding.kind}`,
     `model: ${model.modelPath}${model.trainedNow ? ' (trained now)' : ''}`,
-    `tracker store: ${trackerStore.constructor.name}`,
-    `lock store: ${lockStore.constructor.name}`,
+    `tracker store: ${stores.trackerDescription}`,
+    `lock store: ${stores.lockDescription}`,
     ...(api ? [api.summary] : []),
     ...(a2a ? [a2a.summary()] : []),
   ];

@@ -1,16 +1,14 @@
 import { formatDiagnosticsText } from '../format-diagnostics.js';
 import type { CliIo } from '../io.js';
 import { composeAgent } from '../compose.js';
+import { openStores } from '../stores.js';
 import { chooseUnderstanding } from '../understanding.js';
 import { useModel } from '../use-model.js';
 import type { ModelFlags } from '../use-model.js';
-import type { LockStore, TrackerStore } from '../../core/ports.js';
 import { loadProject } from '../../project/load-project.js';
 import type { ProjectLocation } from '../../project/load/discover.js';
 import type { Agent } from '../../runtime/agent.js';
 import type { Logger } from '../../runtime/logger.js';
-import { MemoryLockStore } from '../../stores/memory-lock-store.js';
-import { MemoryTrackerStore } from '../../stores/memory-tracker-store.js';
 
 export interface OpenAssistantOptions {
   readonly location: ProjectLocation;
@@ -29,8 +27,8 @@ export interface OpenAssistant {
 /**
  * The assistant as `parley run` serves it, composed in process: the project (refused with every
  * diagnostic when it has errors), its model (the newest matching archive in models/, or `-m`, or one
- * trained first) and understanding, its stores and its actions. Problems are printed; undefined means
- * the shell cannot start.
+ * trained first) and understanding, its stores (endpoints.yml; a SQLite file in the project by default,
+ * connected now) and its actions. Problems are printed; undefined means the shell cannot start.
  */
 export async function openAssistant(
   io: CliIo,
@@ -54,7 +52,12 @@ export async function openAssistant(
     io.stderr(`parley shell: ${understanding.message}\n`);
     return undefined;
   }
-  const { trackerStore, lockStore } = openStores();
+  const stores = await openStores({
+    assistant: project.assistant,
+    projectRoot: options.projectRoot,
+    logger: options.logger,
+  });
+  const { trackerStore, lockStore } = stores;
   const agent = await composeAgent({
     assistant: project.assistant,
     projectRoot: options.projectRoot,
@@ -63,9 +66,5 @@ export async function openAssistant(
     commandGenerator: understanding.generator,
     logger: options.logger,
   });
-  return { agent, close: async () => void (await trackerStore.close?.()) };
-}
-
-function openStores(): { trackerStore: TrackerStore; lockStore: LockStore } {
-  return { trackerStore: new MemoryTrackerStore(), lockStore: new MemoryLockStore() };
+  return { agent, close: () => stores.close() };
 }

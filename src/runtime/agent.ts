@@ -2,11 +2,11 @@ import type { Assistant } from '../core/assistant.js';
 import type { Command } from '../core/commands/types.js';
 import type { EngineContext, EngineOptions } from '../core/engine-context.js';
 import { DEFAULT_ENGINE_OPTIONS } from '../core/engine-context.js';
-import { applyEvent } from '../core/events/apply-event.js';
 import { foldEvents } from '../core/events/fold-events.js';
 import { createTrackerState } from '../core/events/tracker-state.js';
 import type { TrackerState } from '../core/events/tracker-state.js';
-import type { BotUttered, Event, UnstampedEvent } from '../core/events/types.js';
+import type { BotUttered, Event, ParseData, UnstampedEvent } from '../core/events/types.js';
+import { AppError } from '../core/errors.js';
 import { ACTION_LISTEN, predictNextAction } from '../core/executor/advance.js';
 import { internalErrorEvents } from '../core/executor/internal-error.js';
 import type {
@@ -17,10 +17,13 @@ import type {
   LockStore,
   RecentConversation,
   TrackerStore,
+  Understanding,
 } from '../core/ports.js';
 import { receiveUserMessage } from '../core/turn.js';
 import type { Logger } from './logger.js';
 import { SILENT_LOGGER } from './logger.js';
+import { OpenTurn } from './open-turn.js';
+import type { TurnResult } from './open-turn.js';
 import { needsNewSession } from './session.js';
 
 export interface AgentOptions {
@@ -46,14 +49,27 @@ export interface IncomingMessage {
   readonly commands?: readonly Command[];
   /** called with each bot message as soon as the turn produces it (streaming channels) */
   readonly onBotMessage?: (message: BotUttered) => void;
+  /** understanding for this message only, in place of the assistant's (the HTTP API's trigger_intent) */
+  readonly commandGenerator?: CommandGenerator;
 }
 
-export interface TurnResult {
-  /** the events this turn appended, in order */
-  readonly events: readonly Event[];
-  /** the bot messages among them */
-  readonly messages: readonly BotUttered[];
+/** A user message recorded without acting on it; understood unless its parse data is given. */
+export interface LoggedMessage {
+  readonly conversationId: string;
+  readonly text: string;
+  readonly parseData?: ParseData;
+  readonly inputChannel?: string;
+  readonly metadata?: Readonly<Record<string, unknown>>;
 }
+
+/**
+ * When events from outside open a session first: `if-needed` as for a user message (new or expired
+ * conversation); `if-new` is the HTTP API's rule (only a conversation without events, and not when the
+ * events begin with their own `session_started`).
+ */
+export type SessionRule = 'if-needed' | 'if-new';
+
+export type { TurnResult } from './open-turn.js';
 
 /**
  * One turn: lock the conversation, load it, start a session if needed, understand the message, apply
@@ -81,12 +97,94 @@ export class Agent {
   }
 
   /** Appends events from outside (fixtures, the HTTP API) under the conversation's lock. */
-  appendEvents(conversationId: string, events: readonly UnstampedEvent[]): Promise<TurnResult> {
+  appendEvents(
+    conversationId: string,
+    events: readonly UnstampedEvent[],
+    options: { readonly session?: SessionRule } = {},
+  ): Promise<TurnResult> {
+    const session =
+      options.session === 'if-new' && events[0]?.event === 'session_started' ? 'never' : options.session;
     return this.options.lockStore.withLock(conversationId, async () => {
-      const turn = await this.openTurn(conversationId, undefined);
-      for (const event of events) turn.add(event);
+      const turn = await this.openTurn(conversationId, undefined, session);
+      for (const event of events) await turn.addExternal(event);
       return turn.commit();
     });
+  }
+
+  /** Records a user message without predicting (the HTTP API's `messages`): its commands are kept, not applied. */
+  logMessage(message: LoggedMessage): Promise<TurnResult> {
+    return this.options.lockStore.withLock(message.conversationId, async () => {
+      const turn = await this.openTurn(message.conversationId, undefined);
+      const parseData = message.parseData
+        ? { ...message.parseData, text: message.parseData.text ?? message.text }
+        : parseDataWithCommands(message.text, await this.understand(message.text, turn.state, turn.now));
+      turn.add({
+        event: 'user',
+        text: message.text,
+        parse_data: parseData,
+        input_channel: message.inputChannel ?? null,
+        message_id: this.options.ids.messageId(),
+        ...(message.metadata ? { metadata: message.metadata } : {}),
+      });
+      return turn.commit();
+    });
+  }
+
+  /** What the assistant's understanding makes of a text outside any conversation (`/model/parse`). */
+  async parse(text: string): Promise<ParseData> {
+    const now = this.options.clock.now();
+    return parseDataWithCommands(text, await this.understand(text, this.emptyState('default'), now));
+  }
+
+  /** The action the assistant would run next, without running it or storing anything. */
+  async predict(conversationId: string): Promise<{ action: string; policy: string; confidence: number }> {
+    const state = await this.state(conversationId);
+    const followup = state.followupAction;
+    if (followup && followup !== ACTION_LISTEN)
+      return { action: followup, policy: 'FollowupAction', confidence: 1 };
+    const prediction = predictNextAction(state, this.engine(this.options.clock.now()));
+    return { action: prediction.action, policy: 'FlowPolicy', confidence: 1 };
+  }
+
+  /** Replaces the conversation's events (the HTTP API's PUT; none: deletes it) without starting a session. */
+  replaceEvents(
+    conversationId: string,
+    events: readonly UnstampedEvent[],
+  ): Promise<{ events: readonly Event[]; state: TrackerState }> {
+    return this.options.lockStore.withLock(conversationId, async () => {
+      const store = this.options.trackerStore;
+      if (!store.remove)
+        throw new AppError({
+          code: 'STORE_UNSUPPORTED',
+          message: 'The tracker store cannot remove conversations.',
+        });
+      const now = this.options.clock.now();
+      const stamped = events.map((event) => ({ ...event, timestamp: event.timestamp ?? now }) as Event);
+      const state = this.replay(conversationId, stamped);
+      await store.remove(conversationId);
+      if (stamped.length > 0)
+        await store.append(conversationId, stamped, {
+          expectedCount: 0,
+          snapshot: { eventCount: stamped.length, state },
+        });
+      return { events: stamped, state };
+    });
+  }
+
+  /** The state after `events`, folded from a fresh conversation (`until` of the HTTP API). */
+  replay(conversationId: string, events: readonly Event[]): TrackerState {
+    return foldEvents(this.emptyState(conversationId), events);
+  }
+
+  /**
+   * The conversation as the HTTP API shows it: an unknown one with the session start a first message
+   * would open it with, not stored (Rasa's `fetch_tracker_with_initial_session`).
+   */
+  async loadWithSession(conversationId: string): Promise<{ events: readonly Event[]; state: TrackerState }> {
+    const loaded = await this.load(conversationId);
+    if (loaded.events.length > 0) return loaded;
+    const turn = await this.openTurn(conversationId, undefined, 'if-new');
+    return { events: await turn.allEvents(), state: turn.state };
   }
 
   /** The conversation's events and derived state. */
@@ -109,9 +207,10 @@ export class Agent {
   private async runTurn(message: IncomingMessage): Promise<TurnResult> {
     const turn = await this.openTurn(message.conversationId, message);
     const engine = this.engine(turn.now);
+    const generator = message.commandGenerator ?? this.options.commandGenerator;
     const understanding = message.commands
       ? { commands: message.commands, parseData: { intent: { name: null, confidence: 0 }, entities: [] } }
-      : await this.options.commandGenerator.understand({ text: message.text, state: turn.state, engine });
+      : await generator.understand({ text: message.text, state: turn.state, engine });
     const userMessage = {
       text: message.text,
       parseData: { ...understanding.parseData, text: message.text },
@@ -125,7 +224,15 @@ export class Agent {
     return turn.commit();
   }
 
-  private async openTurn(conversationId: string, message: IncomingMessage | undefined): Promise<OpenTurn> {
+  private understand(text: string, state: TrackerState, now: number): Promise<Understanding> {
+    return this.options.commandGenerator.understand({ text, state, engine: this.engine(now) });
+  }
+
+  private async openTurn(
+    conversationId: string,
+    message: IncomingMessage | undefined,
+    session: SessionRule | 'never' = 'if-needed',
+  ): Promise<OpenTurn> {
     const recent = await this.options.trackerStore.loadRecent(conversationId);
     const state = this.stateOf(conversationId, recent);
     const turn = new OpenTurn({
@@ -136,7 +243,11 @@ export class Agent {
       store: this.options.trackerStore,
       ...(message?.onBotMessage ? { onBotMessage: message.onBotMessage } : {}),
     });
-    if (needsNewSession(turn.state, this.assistant.domain.sessionConfig, turn.now)) {
+    const newSession =
+      session === 'if-needed'
+        ? needsNewSession(turn.state, this.assistant.domain.sessionConfig, turn.now)
+        : session === 'if-new' && turn.state.eventCount === 0;
+    if (newSession) {
       await this.runAction(turn, 'action_session_start', message?.inputChannel);
     }
     return turn;
@@ -194,7 +305,7 @@ export class Agent {
       ...(channel ? { channel } : {}),
     });
     if (outcome.ok) {
-      for (const event of outcome.events) turn.add(event);
+      for (const event of outcome.events) await turn.addExternal(event);
       return;
     }
     this.logger.error(
@@ -219,62 +330,11 @@ export class Agent {
   }
 }
 
-/** The events of a turn being built: applied to the state as they come, stored together at the end. */
-class OpenTurn {
-  readonly conversationId: string;
-  readonly now: number;
-  state: TrackerState;
-  private readonly storedCount: number;
-  private readonly added: Event[] = [];
-  private readonly store: TrackerStore;
-  private readonly onBotMessage: ((message: BotUttered) => void) | undefined;
-
-  constructor(options: {
-    conversationId: string;
-    storedCount: number;
-    state: TrackerState;
-    now: number;
-    store: TrackerStore;
-    onBotMessage?: (message: BotUttered) => void;
-  }) {
-    this.onBotMessage = options.onBotMessage;
-    this.conversationId = options.conversationId;
-    this.storedCount = options.storedCount;
-    this.state = options.state;
-    this.now = options.now;
-    this.store = options.store;
-  }
-
-  /** the stored history (read once, on demand) followed by this turn's events */
-  async allEvents(): Promise<readonly Event[]> {
-    const stored = this.storedCount === 0 ? [] : await this.store.loadAll(this.conversationId);
-    return [...stored.slice(0, this.storedCount), ...this.added];
-  }
-
-  /** Events the core already applied to a state derived from this turn's: take both as they are. */
-  adopt(applied: { readonly events: readonly Event[]; readonly state: TrackerState }): void {
-    this.added.push(...applied.events);
-    this.state = applied.state;
-    for (const event of applied.events) this.announce(event);
-  }
-
-  add(event: UnstampedEvent | Event): void {
-    const stamped = { ...event, timestamp: event.timestamp ?? this.now } as Event;
-    this.state = applyEvent(this.state, stamped);
-    this.added.push(stamped);
-    this.announce(stamped);
-  }
-
-  private announce(event: Event): void {
-    if (event.event === 'bot' && this.onBotMessage) this.onBotMessage(event);
-  }
-
-  async commit(): Promise<TurnResult> {
-    const snapshot = { eventCount: this.storedCount + this.added.length, state: this.state };
-    await this.store.append(this.conversationId, this.added, { expectedCount: this.storedCount, snapshot });
-    return {
-      events: this.added,
-      messages: this.added.filter((event): event is BotUttered => event.event === 'bot'),
-    };
-  }
+/** Parse data as Rasa stores it on a `user` event: the text, and the commands understanding produced. */
+function parseDataWithCommands(text: string, understanding: Understanding): ParseData {
+  return {
+    ...understanding.parseData,
+    text,
+    commands: understanding.commands.map((command) => ({ ...command })),
+  };
 }

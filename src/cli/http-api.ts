@@ -1,10 +1,10 @@
+import { basename } from 'node:path';
 import { domainToJson } from '../actions/action-server/domain-json.js';
 import type { InputChannel } from '../channels/channel.js';
 import type { Agent } from '../runtime/agent.js';
 import type { Logger } from '../runtime/logger.js';
 import type { MountedRouter } from '../server/app.js';
 import { createHttpApi } from '../server/api/index.js';
-import type { ModelInfo } from '../server/api/index.js';
 import { ApiAuth } from '../server/auth.js';
 import type { ApiAuthConfig } from '../server/auth.js';
 import { commandsFromNlu } from '../understanding/nlu-command-adapter.js';
@@ -18,7 +18,8 @@ export async function httpApiRouter(options: {
   readonly channels: readonly InputChannel[];
   readonly logger: Logger;
   readonly auth?: ApiAuthConfig;
-  readonly model?: ModelInfo;
+  /** the model archive served (`GET /status` shows its file name and id, as Rasa) */
+  readonly model?: { readonly path: string; readonly id: string };
   readonly status?: Readonly<Record<string, unknown>>;
 }): Promise<{ mounted: MountedRouter; summary: string }> {
   const auth = await ApiAuth.create(options.auth);
@@ -29,7 +30,7 @@ export async function httpApiRouter(options: {
     intentCommands: commandsFromNlu,
     domainJson: { ...domainToJson(options.agent.assistant.domain) },
     channels: options.channels,
-    ...(options.model ? { model: options.model } : {}),
+    ...(options.model ? { model: { file: basename(options.model.path), id: options.model.id } } : {}),
     ...(options.status ? { status: options.status } : {}),
   });
   return { mounted: { path: '/', router }, summary: `http api: on (${authSummary(options.auth)})` };

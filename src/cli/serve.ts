@@ -128,6 +128,7 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
         channels,
         logger: options.logger,
         ...(options.auth ? { auth: options.auth } : {}),
+        model: { path: model.modelPath, id: model.metadata.modelId },
         status: {
           understanding: understanding.kind,
           tracker_store: stores.trackerDescription,

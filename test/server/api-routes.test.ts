@@ -64,18 +64,15 @@ describe('HTTP API routes (parley run --enable-api)', function () {
     it("answers Rasa's status fields plus Parley's", async () => {
       const status = (await api.request('GET', '/status')).json as Json;
       expect(status).to.include({
-        model_file: null,
-        model_id: null,
         num_active_training_jobs: 0,
         assistant_id: 'api-test',
         understanding: 'nlu',
       });
-      expect(status['tracker_store'])
-        .to.be.a('string')
-        .that.matches(/memory/i);
-      expect(status['lock_store'])
-        .to.be.a('string')
-        .that.matches(/memory/i);
+      // the archive parley run trained on the way (models/<timestamp>-<name>.tar.gz) and its id
+      expect(String(status['model_file'])).to.match(/^\d{8}-\d{6}-[\w-]+\.tar\.gz$/);
+      expect(status['model_id']).to.be.a('string').and.not.equal('');
+      expect(String(status['tracker_store'])).to.match(/memory/i);
+      expect(String(status['lock_store'])).to.match(/memory/i);
     });
   });
 

@@ -190,18 +190,34 @@ export class Agent {
   /** The conversation's events and derived state. */
   async load(conversationId: string): Promise<{ events: readonly Event[]; state: TrackerState }> {
     const recent = await this.options.trackerStore.loadRecent(conversationId);
-    const state = this.stateOf(conversationId, recent);
+    const state = await this.stateOf(conversationId, recent);
     return { events: await this.options.trackerStore.loadAll(conversationId), state };
   }
 
   /** The conversation's derived state only: flat in the conversation's length. */
   async state(conversationId: string): Promise<TrackerState> {
-    return this.stateOf(conversationId, await this.options.trackerStore.loadRecent(conversationId));
+    return await this.stateOf(conversationId, await this.options.trackerStore.loadRecent(conversationId));
   }
 
-  private stateOf(conversationId: string, recent: RecentConversation): TrackerState {
-    const start = recent.snapshot ? recent.snapshot.state : this.emptyState(conversationId);
-    return foldEvents(start, recent.eventsAfterSnapshot);
+  private async stateOf(conversationId: string, recent: RecentConversation): Promise<TrackerState> {
+    const snapshot = recent.snapshot;
+    if (!snapshot) return foldEvents(this.emptyState(conversationId), recent.eventsAfterSnapshot);
+    if (this.snapshotFitsDomain(snapshot.state))
+      return foldEvents(snapshot.state, recent.eventsAfterSnapshot);
+    // the domain's slots changed since the snapshot was taken: derive the state from the events again
+    const events = await this.options.trackerStore.loadAll(conversationId);
+    return foldEvents(this.emptyState(conversationId), events.slice(0, recent.eventCount));
+  }
+
+  /** A snapshot is a cache of the fold under the domain it was made with; other initial slots void it. */
+  private snapshotFitsDomain(state: TrackerState): boolean {
+    const saved = state.initialSlots;
+    const current = this.initialSlots;
+    const names = Object.keys(current);
+    if (Object.keys(saved).length !== names.length) return false;
+    return names.every(
+      (name) => name in saved && JSON.stringify(saved[name]) === JSON.stringify(current[name]),
+    );
   }
 
   private async runTurn(message: IncomingMessage): Promise<TurnResult> {
@@ -234,7 +250,7 @@ export class Agent {
     session: SessionRule | 'never' = 'if-needed',
   ): Promise<OpenTurn> {
     const recent = await this.options.trackerStore.loadRecent(conversationId);
-    const state = this.stateOf(conversationId, recent);
+    const state = await this.stateOf(conversationId, recent);
     const turn = new OpenTurn({
       conversationId,
       storedCount: recent.eventCount,

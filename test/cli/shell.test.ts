@@ -95,6 +95,21 @@ describe('parley shell', function () {
     ]);
   });
 
+  it('continues a stored conversation with --conversation-id, its buttons still numbered', async () => {
+    // no tracker_store in endpoints.yml: conversations are kept in the project's SQLite file
+    const first = await shell(['--project', root, '--conversation-id', 'shell-kept'], ['/balance']);
+    expect(first.stdout).to.include('Which account?');
+    const second = await shell(['--project', root, '--conversation-id', 'shell-kept'], ['2']);
+    expect(second.code).to.equal(0);
+    const lines = second.stdout.split('\n');
+    expect(lines[0]).to.match(/^Bot loaded\. Continuing conversation shell-kept \(\d+ events\)\./);
+    expect(lines.slice(1)).to.deep.equal([
+      'Your savings balance is $100.',
+      'Sure, what would you like me to help you with?',
+      '',
+    ]);
+  });
+
   it('refuses a project with errors, listing them, with exit code 1', async () => {
     const broken = writeProject({ ...PROJECT, flows: 'flows:\n  balance:\n    steps: []\n' });
     const run = await shell(['--project', broken], ['hello']);

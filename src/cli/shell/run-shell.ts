@@ -32,11 +32,13 @@ export async function runShell(io: CliIo, flags: ShellFlags): Promise<number> {
   // Rasa's console channel uses a uuid4 hex as the sender id
   const conversationId = flags.conversationId ?? randomUUID().replace(/-/g, '');
   const session = new ShellSession({ agent: opened.agent, conversationId, write: io.stdout });
-  io.stdout(
-    `Bot loaded. Conversation id ${conversationId}. ` +
-      `Type a message and press enter (use '${STOP_COMMAND}' to exit).\n`,
-  );
   try {
+    const stored = flags.conversationId !== undefined ? await session.resume() : 0;
+    const which =
+      stored > 0
+        ? `Continuing conversation ${conversationId} (${stored} events)`
+        : `Conversation id ${conversationId}`;
+    io.stdout(`Bot loaded. ${which}. Type a message and press enter (use '${STOP_COMMAND}' to exit).\n`);
     await readLines(io, session);
   } finally {
     await opened.close();

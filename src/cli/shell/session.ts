@@ -25,6 +25,24 @@ export class ShellSession {
     this.write = options.write;
   }
 
+  /**
+   * Picks up a stored conversation: the buttons offered since its last user message can be chosen by
+   * number again. Returns how many events the conversation already has.
+   */
+  async resume(): Promise<number> {
+    const { events } = await this.agent.load(this.conversationId);
+    for (let index = events.length - 1; index >= 0; index -= 1) {
+      const event = events[index];
+      if (event?.event === 'user') break;
+      const choices = event?.event === 'bot' ? renderBotMessage(event).choices : [];
+      if (choices.length > 0) {
+        this.choices = choices;
+        break;
+      }
+    }
+    return events.length;
+  }
+
   /** What a typed line sends: the payload of the button it numbers, else the line itself. */
   messageFor(line: string): string {
     const text = line.trim();

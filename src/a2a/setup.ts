@@ -6,6 +6,8 @@
  */
 import type { Router } from 'express';
 import type { Assistant } from '../core/assistant.js';
+import type { CommandGenerator } from '../core/ports.js';
+import type { Agent } from '../runtime/agent.js';
 import type { Logger } from '../runtime/logger.js';
 import { chooseCardContent, servedCards } from './card/agent-cards.js';
 import type { ChosenCard } from './card/agent-cards.js';
@@ -14,7 +16,9 @@ import type { PublishedCards } from './card-router.js';
 import { a2aMountPaths, loadA2aServerConfig } from './config.js';
 import type { A2aServerConfig } from './config.js';
 import { assertGuardrails } from './guardrails.js';
+import { rpcRouter } from './jsonrpc/rpc-router.js';
 import { resolvePublicUrl } from './public-url.js';
+import { SemanticHandler } from './semantic-handler.js';
 import type { ListenAddress } from './public-url.js';
 
 export interface A2aSetupOptions {
@@ -37,10 +41,24 @@ export interface A2aServer {
   readonly routers: readonly { readonly path: string; readonly router: Router }[];
   /** builds the AgentCard for the address the server listens on; call once, after listen */
   listening(address: ListenAddress): void;
+  /**
+   * The JSON-RPC endpoint for the agent, at each mount path. It reads its own request bodies, so the
+   * app mounts it before its JSON parser.
+   */
+  jsonRpc(deps: A2aRuntime): readonly { readonly path: string; readonly router: Router }[];
   /** the JSON-RPC endpoint's public URL, once listening */
   endpointUrl(): string | undefined;
   /** one line for the start-up message */
   summary(): string;
+}
+
+export interface A2aRuntime {
+  readonly agent: Agent;
+  /** the assistant's understanding (slots pre-filled by a data part are added to its commands) */
+  readonly commandGenerator: CommandGenerator;
+  readonly logger: Logger;
+  /** SSE keep-alive interval (tests shorten it) */
+  readonly keepAliveMs?: number;
 }
 
 /** undefined when endpoints.yml has no `a2a_server` block or says `enabled: false` */
@@ -66,6 +84,20 @@ export function prepareA2aServer(options: A2aSetupOptions): A2aServer | undefine
       endpoint = resolvePublicUrl(config, address);
       published = publishCards(servedCards(chosen.content, endpoint), (options.now ?? (() => new Date()))());
       options.logger.info({ url: endpoint, skills: chosen.content.skills.length }, 'A2A AgentCard published');
+    },
+    jsonRpc(deps) {
+      const handler = new SemanticHandler({
+        agent: deps.agent,
+        commandGenerator: deps.commandGenerator,
+        settings: config,
+        logger: deps.logger,
+      });
+      const rpc = rpcRouter({
+        handler,
+        logger: deps.logger,
+        ...(deps.keepAliveMs !== undefined ? { keepAliveMs: deps.keepAliveMs } : {}),
+      });
+      return mountPaths.map((path) => ({ path, router: rpc }));
     },
     endpointUrl: () => endpoint,
     summary: () => describe(chosen, endpoint),

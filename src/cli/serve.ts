@@ -46,6 +46,8 @@ export interface ServeOptions {
   readonly modelPath?: string;
   /** the active-conversation window and cap of /metrics */
   readonly metrics?: ServerMetricsOptions;
+  /** the A2A SSE keep-alive interval (default 15 s; tests shorten it) */
+  readonly a2aKeepAliveMs?: number;
 }
 
 export interface ParleyServer extends RunningServer {
@@ -139,10 +141,19 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
   if (api) routers.push(api.mounted);
   // the AgentCard; the A2A JSON-RPC router mounts at a2a.mountPaths too
   if (a2a) routers.push(...a2a.routers);
+  const a2aRpc = a2a
+    ? a2a.jsonRpc({
+        agent,
+        commandGenerator: understanding.generator,
+        logger: requestLog.logger,
+        ...(options.a2aKeepAliveMs !== undefined ? { keepAliveMs: options.a2aKeepAliveMs } : {}),
+      })
+    : [];
   const app = createApp({
     gate,
     channels,
     routers,
+    bodyReadingRouters: a2aRpc,
     requestLog,
     // mounted after the routers: an HTTP API serving its own (authenticated) /status takes precedence
     publicStatus: true,

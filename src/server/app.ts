@@ -19,6 +19,8 @@ export interface AppOptions {
   readonly channels: readonly InputChannel[];
   /** routers mounted before the channels, e.g. the HTTP API and A2A */
   readonly routers?: readonly MountedRouter[];
+  /** routers that read their own request bodies (A2A JSON-RPC), mounted before the JSON parser */
+  readonly bodyReadingRouters?: readonly MountedRouter[];
   /** Rasa's `--cors` origins; none → no CORS headers */
   readonly cors?: readonly string[];
   /** the largest JSON body accepted (express syntax, e.g. '1mb') */
@@ -45,6 +47,7 @@ export function createApp(options: AppOptions): Express {
   app.set('trust proxy', false);
   if (options.requestLog) app.use(options.requestLog.middleware());
   if (options.cors && options.cors.length > 0) app.use(corsMiddleware(options.cors));
+  for (const mounted of options.bodyReadingRouters ?? []) app.use(mounted.path, mounted.router);
   app.use(express.json({ limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT, type: jsonTypes }));
   app.get('/', (_request, response) => {
     response.type('text/plain').send(`Hello from Parley: ${PARLEY_VERSION}`);

@@ -1,0 +1,130 @@
+/**
+ * One JSON-RPC call, once its method and wire version are known: params translated by the wire's
+ * codec, the semantic handler called, the result translated back. Streaming calls answer with SSE.
+ */
+import type { Response } from 'express';
+import { A2aError } from '../a2a-error.js';
+import type { SemanticHandler } from '../semantic-handler.js';
+import { INTERRUPTED_STATES, TERMINAL_STATES, withHistory } from '../tasks/model.js';
+import type { TaskEvent } from '../tasks/model.js';
+import type { MethodRoute } from './methods.js';
+import { SseStream } from './sse.js';
+import { V03_CODEC } from './v03.js';
+import { V1_CODEC, listRequest } from './v1.js';
+import type { WireCodec } from './wire.js';
+
+export interface CallContext {
+  readonly handler: SemanticHandler;
+  readonly id: unknown;
+  readonly params: unknown;
+  readonly response: Response;
+  readonly keepAliveMs: number;
+}
+
+/** The JSON-RPC result, or undefined when the answer was streamed. */
+export async function runOperation(
+  route: MethodRoute,
+  call: CallContext,
+): Promise<{ result: unknown } | undefined> {
+  const codec = route.version === '1.0' ? V1_CODEC : V03_CODEC;
+  const { handler, params } = call;
+  switch (route.operation) {
+    case 'send':
+      return { result: await send(codec, call) };
+    case 'stream':
+      await stream(codec, call);
+      return undefined;
+    case 'get': {
+      const query = codec.taskQuery(params);
+      return { result: codec.task(handler.getTask(query.id, query.historyLength)) };
+    }
+    case 'list': {
+      if (codec.version !== '1.0') throw notSupported('ListTasks is a v1.0 method.');
+      const listed = handler.listTasks(listRequest(params));
+      return {
+        result: {
+          tasks: listed.tasks.map((task) => codec.task(task)),
+          nextPageToken: listed.nextPageToken,
+          pageSize: listRequest(params).pageSize,
+          totalSize: listed.totalSize,
+        },
+      };
+    }
+    case 'cancel':
+      return { result: codec.task(await handler.cancelTask(codec.taskId(params))) };
+    case 'subscribe':
+      subscribe(codec, call);
+      return undefined;
+    case 'push':
+      throw new A2aError({
+        reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED',
+        message: 'This agent does not send push notifications.',
+      });
+    case 'extendedCard':
+      throw codec.version === '1.0'
+        ? notSupported('This agent has no extended AgentCard.')
+        : new A2aError({
+            reason: 'EXTENDED_AGENT_CARD_NOT_CONFIGURED',
+            message: 'This agent has no authenticated extended AgentCard.',
+          });
+  }
+}
+
+function notSupported(message: string): A2aError {
+  return new A2aError({ reason: 'UNSUPPORTED_OPERATION', message });
+}
+
+async function send(codec: WireCodec, call: CallContext): Promise<unknown> {
+  const request = codec.sendRequest(call.params);
+  const sent = await call.handler.sendMessage({ message: request.message });
+  const task = request.blocking ? await sent.done : (call.handler.store.get(sent.task.id) ?? sent.task);
+  return codec.sendResult(withHistory(task, request.historyLength));
+}
+
+/** the last event of a stream: a terminal or interrupted state */
+function isFinal(event: TaskEvent): boolean {
+  if (event.kind !== 'status-update') return false;
+  return TERMINAL_STATES.has(event.status.state) || INTERRUPTED_STATES.has(event.status.state);
+}
+
+async function stream(codec: WireCodec, call: CallContext): Promise<void> {
+  const request = codec.sendRequest(call.params);
+  // events published before the stream opens (the task itself) wait here
+  const early: TaskEvent[] = [];
+  const opened: { sse?: SseStream } = {};
+  const deliver = (event: TaskEvent): void => {
+    if (!opened.sse) early.push(event);
+    else forward(opened.sse, codec, event);
+  };
+  const sent = await call.handler.sendMessage({ message: request.message }, deliver);
+  const sse = new SseStream({ response: call.response, id: call.id, keepAliveMs: call.keepAliveMs });
+  opened.sse = sse;
+  sse.whenClosed(sent.unsubscribe);
+  if (sent.replayed) {
+    sse.send(codec.event({ kind: 'task', task: sent.task }));
+    sse.end();
+    return;
+  }
+  for (const event of early) forward(sse, codec, event);
+}
+
+function subscribe(codec: WireCodec, call: CallContext): void {
+  const id = codec.taskId(call.params);
+  const opened: { sse?: SseStream } = {};
+  const early: TaskEvent[] = [];
+  const subscription = call.handler.subscribe(id, (event) => {
+    if (!opened.sse) early.push(event);
+    else forward(opened.sse, codec, event);
+  });
+  const sse = new SseStream({ response: call.response, id: call.id, keepAliveMs: call.keepAliveMs });
+  opened.sse = sse;
+  sse.whenClosed(subscription.unsubscribe);
+  // a subscription starts with the task as it is now (spec/a2a.md §2.10)
+  sse.send(codec.event({ kind: 'task', task: subscription.task }));
+  for (const event of early) forward(sse, codec, event);
+}
+
+function forward(sse: SseStream, codec: WireCodec, event: TaskEvent): void {
+  sse.send(codec.event(event));
+  if (isFinal(event)) sse.end();
+}

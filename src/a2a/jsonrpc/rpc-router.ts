@@ -1,0 +1,140 @@
+/**
+ * The one A2A JSON-RPC endpoint (`POST /` of each mount path) serving v0.3 and v1.0, routed by method
+ * name (spec/a2a.md §1.5). It reads its own body, so it is mounted before the app's JSON parser: a
+ * malformed body gets -32700 with `id: null` and a body over the limit a JSON-RPC error (HTTP 413),
+ * never another body format.
+ */
+import express, { Router } from 'express';
+import type { ErrorRequestHandler, Request, Response } from 'express';
+import type { Logger } from '../../runtime/logger.js';
+import { A2aError } from '../a2a-error.js';
+import { requestedVersion } from '../protocol-version.js';
+import type { SemanticHandler } from '../semantic-handler.js';
+import { asA2aError, httpStatusOf, toJsonRpcError } from './errors.js';
+import type { WireVersion } from './errors.js';
+import { routeOf } from './methods.js';
+import { runOperation } from './operations.js';
+import { isRecord } from './params.js';
+import { DEFAULT_KEEP_ALIVE_MS } from './sse.js';
+
+export const DEFAULT_RPC_BODY_LIMIT = '10mb';
+
+export interface RpcRouterOptions {
+  readonly handler: SemanticHandler;
+  readonly logger: Logger;
+  readonly bodyLimit?: string;
+  /** SSE keep-alive comment interval */
+  readonly keepAliveMs?: number;
+}
+
+export function rpcRouter(options: RpcRouterOptions): Router {
+  const router = Router();
+  const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+  router.post(
+    '/',
+    express.raw({ type: () => true, limit: options.bodyLimit ?? DEFAULT_RPC_BODY_LIMIT }),
+    (request: Request, response: Response) => {
+      void handle(request, response, options, keepAliveMs);
+    },
+    bodyErrors,
+  );
+  return router;
+}
+
+async function handle(request: Request, response: Response, options: RpcRouterOptions, keepAliveMs: number) {
+  let body: unknown;
+  try {
+    const raw: unknown = request.body;
+    body = JSON.parse(Buffer.isBuffer(raw) ? raw.toString('utf8') : '');
+  } catch {
+    sendError(
+      response,
+      null,
+      new A2aError({ reason: 'PARSE_ERROR', message: 'Invalid JSON payload' }),
+      '0.3',
+    );
+    return;
+  }
+  const id = isRecord(body) && isId(body['id']) ? body['id'] : null;
+  const version = requestedVersion(request);
+  const fallback: WireVersion = version.kind === 'supported' ? version.version : '0.3';
+  if (
+    !isRecord(body) ||
+    body['jsonrpc'] !== '2.0' ||
+    typeof body['method'] !== 'string' ||
+    !isId(body['id'] ?? null)
+  ) {
+    sendError(
+      response,
+      id,
+      new A2aError({ reason: 'INVALID_REQUEST', message: 'Not a JSON-RPC 2.0 request' }),
+      fallback,
+    );
+    return;
+  }
+  const method = body['method'];
+  const route = routeOf(method);
+  if (!route) {
+    sendError(
+      response,
+      id,
+      new A2aError({ reason: 'METHOD_NOT_FOUND', message: `Method not found: ${method}` }),
+      fallback,
+    );
+    return;
+  }
+  if (version.kind !== 'absent' && (version.kind === 'unsupported' || version.version !== route.version)) {
+    const requested = version.kind === 'unsupported' ? version.requested : version.version;
+    const error = new A2aError({
+      reason: 'VERSION_NOT_SUPPORTED',
+      message: `A2A-Version ${requested} does not serve ${method}; it is a v${route.version} method.`,
+      metadata: { requestedVersion: requested, methodVersion: route.version },
+    });
+    sendError(response, id, error, route.version);
+    return;
+  }
+  try {
+    const answer = await runOperation(route, {
+      handler: options.handler,
+      id,
+      params: body['params'],
+      response,
+      keepAliveMs,
+    });
+    if (answer) response.json({ jsonrpc: '2.0', id, result: answer.result });
+  } catch (error) {
+    const failure = asA2aError(error);
+    if (failure.reason === 'INTERNAL')
+      options.logger.error(
+        { method, error: error instanceof Error ? error.message : String(error) },
+        'a2a call failed',
+      );
+    if (!response.headersSent) sendError(response, id, failure, route.version);
+    else if (!response.writableEnded) response.end();
+  }
+}
+
+function isId(value: unknown): boolean {
+  return value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+function sendError(response: Response, id: unknown, error: A2aError, version: WireVersion): void {
+  const status = httpStatusOf(error.reason);
+  if (error.reason === 'CONTEXT_BUSY' || error.reason === 'MAX_CONTEXTS_REACHED')
+    response.set('Retry-After', '1');
+  response.status(status).json({ jsonrpc: '2.0', id, error: toJsonRpcError(error, version) });
+}
+
+/** the body reader's failures as JSON-RPC errors */
+const bodyErrors: ErrorRequestHandler = (error: unknown, _request, response, next) => {
+  if (response.headersSent) {
+    next(error);
+    return;
+  }
+  const type = (error as { type?: unknown }).type;
+  const failure =
+    type === 'entity.too.large'
+      ? new A2aError({ reason: 'REQUEST_TOO_LARGE', message: 'The request body is too large.' })
+      : new A2aError({ reason: 'PARSE_ERROR', message: 'The request body could not be read.' });
+  sendError(response, null, failure, '0.3');
+};

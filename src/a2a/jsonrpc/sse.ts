@@ -1,0 +1,60 @@
+/**
+ * Server-sent events for streamed JSON-RPC answers (spec/a2a.md §2.10): each event is one complete
+ * JSON-RPC response on a `data:` line; a `: keep-alive` comment goes out every interval (15 s by
+ * default) so proxies do not cut a quiet stream; the stream ends at a final event.
+ */
+import type { Response } from 'express';
+
+export const DEFAULT_KEEP_ALIVE_MS = 15_000;
+
+export class SseStream {
+  private readonly response: Response;
+  private readonly id: unknown;
+  private readonly timer: NodeJS.Timeout;
+  private closed = false;
+  private readonly onClose: (() => void)[] = [];
+
+  constructor(options: { response: Response; id: unknown; keepAliveMs: number }) {
+    this.response = options.response;
+    this.id = options.id;
+    this.response.status(200).set({
+      'Content-Type': 'text/event-stream',
+      'Cache-Control': 'no-cache',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    this.response.flushHeaders();
+    this.timer = setInterval(() => {
+      if (!this.closed) this.response.write(': keep-alive\n\n');
+    }, options.keepAliveMs);
+    this.response.on('close', () => this.end());
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** runs when the stream ends, whoever ends it */
+  whenClosed(callback: () => void): void {
+    if (this.closed) callback();
+    else this.onClose.push(callback);
+  }
+
+  send(result: unknown): void {
+    if (this.closed) return;
+    this.response.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: this.id, result })}\n\n`);
+  }
+
+  sendError(error: unknown): void {
+    if (this.closed) return;
+    this.response.write(`event: error\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: this.id, error })}\n\n`);
+  }
+
+  end(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.timer);
+    for (const callback of this.onClose.splice(0)) callback();
+    if (!this.response.writableEnded) this.response.end();
+  }
+}

@@ -1,0 +1,183 @@
+/**
+ * Runs the dialogue side of a task: one turn per message (bot messages streamed as `working` status
+ * updates as they are produced), then the task state read from the dialogue, published as the final
+ * status update with the bot's texts and a data part; terminal results also become an artifact.
+ */
+import type { BotUttered } from '../core/events/types.js';
+import type { CommandGenerator } from '../core/ports.js';
+import type { Agent } from '../runtime/agent.js';
+import type { Logger } from '../runtime/logger.js';
+import { completedFlowOf, dialogueOutcome, publicSlots } from './dialogue-outcome.js';
+import type { DialogueOutcome } from './dialogue-outcome.js';
+import { prefillFromParts, prefillingGenerator } from './prefill.js';
+import { INTERRUPTED_STATES, TERMINAL_STATES } from './tasks/model.js';
+import type { A2aMessage, Part, Task } from './tasks/model.js';
+import type { ContextRecord } from './tasks/contexts.js';
+import type { TaskStore } from './tasks/task-store.js';
+
+export const A2A_INPUT_CHANNEL = 'a2a';
+
+export interface TurnRunnerOptions {
+  readonly agent: Agent;
+  readonly commandGenerator: CommandGenerator;
+  readonly settings: { readonly includeConversationRepair: boolean };
+  readonly store: TaskStore;
+  readonly logger: Logger;
+  readonly now: () => number;
+  readonly newId: () => string;
+}
+
+export class TurnRunner {
+  private readonly options: TurnRunnerOptions;
+  private readonly slotNames: ReadonlySet<string>;
+
+  constructor(options: TurnRunnerOptions) {
+    this.options = options;
+    this.slotNames = new Set(options.agent.assistant.domain.slots.keys());
+  }
+
+  timestamp(): string {
+    return new Date(this.options.now()).toISOString();
+  }
+
+  /** One turn for the message; the task ends interrupted or terminal, never left working. */
+  async run(context: ContextRecord, message: A2aMessage): Promise<void> {
+    const { agent, store } = this.options;
+    const task = store.get(message.taskId as string) as Task;
+    store.publish(this.status(task, 'working', undefined));
+    const text = message.parts.flatMap((part) => (part.kind === 'text' ? [part.text] : [])).join('\n');
+    const prefill = prefillFromParts(message.parts, this.slotNames);
+    try {
+      const result = await agent.handleMessage({
+        conversationId: context.id,
+        text,
+        inputChannel: A2A_INPUT_CHANNEL,
+        ...(message.metadata ? { metadata: message.metadata } : {}),
+        ...(prefill.commands.length > 0
+          ? { commandGenerator: prefillingGenerator(this.options.commandGenerator, prefill.commands) }
+          : {}),
+        onBotMessage: (bot) => {
+          store.publish(this.status(task, 'working', this.reply(task, [bot], undefined)));
+        },
+      });
+      const completedFlow = result.events.some((event) => event.event === 'flow_completed')
+        ? completedFlowOf(result.events, (await agent.load(context.id)).events)
+        : undefined;
+      const outcome = dialogueOutcome({
+        ...(completedFlow ? { completedFlow } : {}),
+        tracker: await agent.state(context.id),
+        events: result.events,
+        messages: result.messages,
+        includeConversationRepair: this.options.settings.includeConversationRepair,
+        warnings: prefill.warnings,
+      });
+      this.finish(task, outcome, result.messages);
+    } catch (error) {
+      this.options.logger.error(
+        {
+          taskId: task.id,
+          contextId: task.contextId,
+          error: error instanceof Error ? error.message : String(error),
+        },
+        'a2a turn failed',
+      );
+      this.finish(task, failedOutcome('turn_failed', 'The assistant could not handle the message.'), []);
+    }
+  }
+
+  /** Cancels the conversation's active flow (after tasks/cancel) with a cancel-flow command. */
+  async cancelFlow(task: Task): Promise<void> {
+    const { agent } = this.options;
+    const before = await agent.state(task.contextId);
+    const hasFlow = before.stack.some((frame) => frame.type === 'flow');
+    const result = hasFlow
+      ? await agent.handleMessage({
+          conversationId: task.contextId,
+          text: '',
+          inputChannel: A2A_INPUT_CHANNEL,
+          metadata: { a2a_cancel_task: task.id },
+          commands: [{ command: 'cancel flow' }],
+        })
+      : { messages: [] };
+    const after = hasFlow ? await agent.state(task.contextId) : before;
+    this.finish(
+      task,
+      {
+        state: 'canceled',
+        data: {
+          state: 'canceled',
+          active_flow: null,
+          slots: publicSlots(after.slots),
+          cancel: { by: 'orchestrator' },
+        },
+      },
+      result.messages,
+    );
+  }
+
+  /** Publishes the outcome: an artifact when terminal, then the last status update of the turn. */
+  finish(task: Task, outcome: DialogueOutcome, messages: readonly BotUttered[]): void {
+    const { store } = this.options;
+    const current = store.get(task.id);
+    if (!current || TERMINAL_STATES.has(current.status.state)) return;
+    const data = { ...outcome.data, state: outcome.state };
+    const terminal = TERMINAL_STATES.has(outcome.state);
+    if (terminal)
+      store.publish({
+        kind: 'artifact-update',
+        taskId: task.id,
+        contextId: task.contextId,
+        artifact: {
+          artifactId: this.options.newId(),
+          name: 'dialogue_result',
+          parts: [...textParts(messages), { kind: 'data', data }],
+        },
+        append: false,
+        lastChunk: true,
+      });
+    const final = terminal || INTERRUPTED_STATES.has(outcome.state);
+    store.publish({ ...this.status(task, outcome.state, this.reply(task, messages, data)), final });
+  }
+
+  private status(task: Task, state: 'working' | DialogueOutcome['state'], message: A2aMessage | undefined) {
+    return {
+      kind: 'status-update' as const,
+      taskId: task.id,
+      contextId: task.contextId,
+      status: { state, timestamp: this.timestamp(), ...(message ? { message } : {}) },
+      final: false,
+    };
+  }
+
+  private reply(task: Task, messages: readonly BotUttered[], data: unknown): A2aMessage {
+    return agentMessage({
+      messageId: this.options.newId(),
+      task,
+      parts: [...textParts(messages), ...(data === undefined ? [] : [{ kind: 'data' as const, data }])],
+    });
+  }
+}
+
+export function agentMessage(input: { messageId: string; task: Task; parts: readonly Part[] }): A2aMessage {
+  return {
+    messageId: input.messageId,
+    role: 'agent',
+    parts: input.parts,
+    contextId: input.task.contextId,
+    taskId: input.task.id,
+  };
+}
+
+export function failedOutcome(code: string, message: string): DialogueOutcome {
+  return { state: 'failed', data: { state: 'failed', error: { code, message } } };
+}
+
+/** One text part per bot text; buttons are listed after their text for text-only clients. */
+function textParts(messages: readonly BotUttered[]): Part[] {
+  return messages.flatMap((message): Part[] => {
+    const buttons = message.data.buttons ?? [];
+    const listed = buttons.map((button, index) => `${index + 1}. ${button.title}`).join('\n');
+    const text = [message.text ?? '', listed].filter((piece) => piece !== '').join('\n');
+    return text === '' ? [] : [{ kind: 'text', text }];
+  });
+}

@@ -128,7 +128,7 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
     ? await httpApiRouter({
         agent,
         channels,
-        logger: options.logger,
+        logger: requestLog.logger,
         ...(options.auth ? { auth: options.auth } : {}),
         model: { path: model.modelPath, id: model.metadata.modelId },
         status: {

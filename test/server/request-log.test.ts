@@ -148,7 +148,7 @@ describe('request logging', function () {
 describe('request logging of a failing turn', function () {
   this.timeout(30_000);
 
-  it('logs the failed turn and the 500 response at error, with the ids', async () => {
+  it('logs the failed turn (and a failed HTTP API call) and the 500 responses at error, with the ids', async () => {
     const captured = new CapturedLines();
     const root = writeProject(OBSERVED_PROJECT);
     const server = await startServer({
@@ -157,6 +157,7 @@ describe('request logging of a failing turn', function () {
       port: 0,
       host: '127.0.0.1',
       logger: createLogger({ level: 'info', destination: captured }),
+      enableApi: true,
       trackerStore: {
         loadRecent: () => Promise.reject(new Error('database is down')),
         loadAll: () => Promise.resolve([]),
@@ -182,6 +183,15 @@ describe('request logging of a failing turn', function () {
         level: ERROR,
         requestId: 'req-down',
         status: 500,
+      });
+      const api = await fetch(`${server.baseUrl}/conversations/erin/tracker`, {
+        headers: { 'X-Request-Id': 'req-api' },
+      });
+      expect(api.status).to.equal(500);
+      expect(await captured.first((line) => line.msg === 'HTTP API request failed')).to.include({
+        level: ERROR,
+        requestId: 'req-api',
+        error: 'database is down',
       });
     } finally {
       await server.close();

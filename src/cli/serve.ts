@@ -8,6 +8,7 @@ import { createApp } from '../server/app.js';
 import type { MountedRouter } from '../server/app.js';
 import { listen } from '../server/http-server.js';
 import type { RunningServer, TlsFiles } from '../server/http-server.js';
+import { ApiAuth } from '../server/auth.js';
 import type { ApiAuthConfig } from '../server/auth.js';
 import { instrumentLockStore, instrumentTrackerStore } from '../runtime/instrumented-stores.js';
 import { ServerMetrics, metricsRouter } from '../server/metrics.js';
@@ -81,6 +82,8 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
     logger: options.logger,
     fallbackVersion: PARLEY_VERSION,
   });
+  // an unusable --jwt-secret / --jwt-method fails before anything is trained or opened
+  const apiAuth = options.enableApi ? await ApiAuth.create(options.auth) : undefined;
   // an LLM named but not configured fails before any training starts
   const llm = resolveLlmConfig(assistant, options.env);
   if (!llm.ok) throw llm.error;
@@ -124,12 +127,12 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
   });
   const gate = new TurnGate({ agent, logger: requestLog.logger, observer: metrics });
   const routers: MountedRouter[] = [{ path: '/metrics', router: metricsRouter(metrics) }];
-  const api = options.enableApi
-    ? await httpApiRouter({
+  const api = apiAuth
+    ? httpApiRouter({
         agent,
         channels,
         logger: requestLog.logger,
-        ...(options.auth ? { auth: options.auth } : {}),
+        auth: apiAuth,
         model: { path: model.modelPath, id: model.metadata.modelId },
         status: {
           understanding: understanding.kind,

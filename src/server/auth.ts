@@ -59,6 +59,12 @@ export class ApiAuth {
     return new ApiAuth({ token, jwt: { key: await verificationKey(config.jwtSecret, method), method } });
   }
 
+  /** For the start-up summary: `auth: token + JWT HS256`, or `no auth`. */
+  describe(): string {
+    const kinds = [...(this.tokenHash ? ['token'] : []), ...(this.jwt ? [`JWT ${this.jwt.method}`] : [])];
+    return kinds.length > 0 ? `auth: ${kinds.join(' + ')}` : 'no auth';
+  }
+
   /** No token and no JWT configured: every route is open (Rasa's default). */
   get isOpen(): boolean {
     return this.tokenHash === undefined && this.jwt === undefined;

@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { EventEmitter } from 'node:events';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCommand } from '../../src/cli/run-command.js';
@@ -94,16 +94,17 @@ describe('parley run: HTTP API flags', function () {
     }
   });
 
-  it('exits 1 with the reason when the JWT settings are unusable', async () => {
+  it('exits 1 with the reason when the JWT settings are unusable, before training or opening a store', async () => {
     let output = '';
     let code = -1;
+    const project = writeProject();
     await runCommand({
       stdout: (text) => void (output += text),
       stderr: (text) => void (output += text),
       setExitCode: (exit) => void (code = exit),
     }).parseAsync(
       [
-        ...['--project', writeProject(), '--port', '0', '-i', '127.0.0.1', '--log-level', 'error'],
+        ...['--project', project, '--port', '0', '-i', '127.0.0.1', '--log-level', 'error'],
         '--enable-api',
         '--jwt-secret',
         'k',
@@ -114,5 +115,8 @@ describe('parley run: HTTP API flags', function () {
     );
     expect(code).to.equal(1);
     expect(output).to.contain("--jwt-method 'RS999' is not supported");
+    // no model trained, no SQLite tracker store opened (it would keep the process alive)
+    expect(existsSync(join(project, 'models'))).to.equal(false);
+    expect(existsSync(join(project, '.parley'))).to.equal(false);
   });
 });

@@ -6,6 +6,8 @@ import { socketIoSettingsOf } from '../../src/channels/socketio/settings.js';
 import { selectChannels } from '../../src/cli/channels.js';
 import { loadProject } from '../../src/project/load-project.js';
 import { SILENT_LOGGER } from '../../src/runtime/logger.js';
+import { MemoryLockStore } from '../../src/stores/memory-lock-store.js';
+import { MemoryTrackerStore } from '../../src/stores/memory-tracker-store.js';
 import { startServer } from '../../src/cli/serve.js';
 import { writeInlineProject } from '../support/inline-project.js';
 
@@ -97,6 +99,9 @@ describe('socket.io channel settings', function () {
         port: 0,
         host: '127.0.0.1',
         logger: SILENT_LOGGER,
+        // memory stores: a store opened before the refusal would keep the test process alive
+        trackerStore: new MemoryTrackerStore(),
+        lockStore: new MemoryLockStore(),
       });
       expect.fail('the server started');
     } catch (error) {

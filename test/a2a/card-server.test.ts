@@ -274,6 +274,26 @@ describe('AgentCard on `parley run`', function () {
     expect(invalid.message).to.contain("has no 'skills'");
   });
 
+  it('stays public next to an HTTP API that requires a token', async () => {
+    const root = writeA2aProject();
+    const withApi = await startServer({
+      location: { project: root },
+      projectRoot: root,
+      port: 0,
+      host: '127.0.0.1',
+      logger: SILENT_LOGGER,
+      trackerStore: new MemoryTrackerStore(),
+      enableApi: true,
+      auth: { token: 'api-token' },
+    });
+    try {
+      expect((await fetch(`${withApi.baseUrl}/status`)).status).to.equal(401);
+      expect((await fetch(`${withApi.baseUrl}${CARD}`)).status).to.equal(200);
+    } finally {
+      await withApi.close();
+    }
+  });
+
   it('is not served when a2a_server says enabled: false', async () => {
     const root = writeA2aProject({ endpoints: 'a2a_server:\n  enabled: false\n  description: d\n' });
     const off = await serve(root);

@@ -264,6 +264,11 @@ describe('a2a_server configuration', () => {
         code: 'A2A_AUTH_INVALID',
       },
       {
+        name: 'a blank audience',
+        block: { description: 'd', auth: { secret: SECRET, audience: ' ' } },
+        code: 'A2A_AUTH_INVALID',
+      },
+      {
         name: 'an empty audience list',
         block: { description: 'd', auth: { secret: SECRET, audience: [] } },
         code: 'A2A_AUTH_INVALID',

@@ -25,7 +25,11 @@ export type A2aErrorReason =
   /** another message of the same context is still being handled (HTTP 409) */
   | 'CONTEXT_BUSY'
   /** `max_contexts` reached and every context is reserved by a task waiting for input (HTTP 503) */
-  | 'MAX_CONTEXTS_REACHED';
+  | 'MAX_CONTEXTS_REACHED'
+  /** no valid bearer token with `a2a_server.auth` (HTTP 401) */
+  | 'UNAUTHENTICATED'
+  /** the keys to verify tokens could not be fetched (HTTP 503) */
+  | 'AUTH_UNAVAILABLE';
 
 export class A2aError extends Error {
   readonly reason: A2aErrorReason;

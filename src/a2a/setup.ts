@@ -15,6 +15,8 @@ import { cardRouter, publishCards } from './card-router.js';
 import type { PublishedCards } from './card-router.js';
 import { a2aMountPaths, loadA2aServerConfig } from './config.js';
 import type { A2aServerConfig } from './config.js';
+import { bearerAuth } from './auth/bearer-auth.js';
+import { JwtVerifier } from './auth/jwt-verifier.js';
 import { assertGuardrails } from './guardrails.js';
 import { rpcRouter } from './jsonrpc/rpc-router.js';
 import { resolvePublicUrl } from './public-url.js';
@@ -92,9 +94,11 @@ export function prepareA2aServer(options: A2aSetupOptions): A2aServer | undefine
         settings: config,
         logger: deps.logger,
       });
+      const verifier = config.auth ? new JwtVerifier({ config: config.auth }) : undefined;
       const rpc = rpcRouter({
         handler,
         logger: deps.logger,
+        ...(verifier ? { authenticate: bearerAuth({ verifier, logger: deps.logger }) } : {}),
         ...(deps.keepAliveMs !== undefined ? { keepAliveMs: deps.keepAliveMs } : {}),
       });
       return mountPaths.map((path) => ({ path, router: rpc }));

@@ -28,6 +28,8 @@ const CODES: Record<A2aErrorReason, number> = {
   REQUEST_TOO_LARGE: -32600,
   CONTEXT_BUSY: -32010,
   MAX_CONTEXTS_REACHED: -32603,
+  UNAUTHENTICATED: -32011,
+  AUTH_UNAVAILABLE: -32603,
 };
 
 const HTTP_STATUS: Partial<Record<A2aErrorReason, number>> = {
@@ -35,6 +37,8 @@ const HTTP_STATUS: Partial<Record<A2aErrorReason, number>> = {
   MAX_CONTEXTS_REACHED: 503,
   REQUEST_TOO_LARGE: 413,
   INTERNAL: 500,
+  UNAUTHENTICATED: 401,
+  AUTH_UNAVAILABLE: 503,
 };
 
 export interface JsonRpcError {

@@ -5,7 +5,7 @@
  * never another body format.
  */
 import express, { Router } from 'express';
-import type { ErrorRequestHandler, Request, Response } from 'express';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../../runtime/logger.js';
 import { A2aError } from '../a2a-error.js';
 import { requestedVersion } from '../protocol-version.js';
@@ -25,6 +25,8 @@ export interface RpcRouterOptions {
   readonly bodyLimit?: string;
   /** SSE keep-alive comment interval */
   readonly keepAliveMs?: number;
+  /** runs before the body is read (bearer auth): a refused call costs no body parsing */
+  readonly authenticate?: RequestHandler;
 }
 
 export function rpcRouter(options: RpcRouterOptions): Router {
@@ -32,6 +34,7 @@ export function rpcRouter(options: RpcRouterOptions): Router {
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
   router.post(
     '/',
+    ...(options.authenticate ? [options.authenticate] : []),
     express.raw({ type: () => true, limit: options.bodyLimit ?? DEFAULT_RPC_BODY_LIMIT }),
     (request: Request, response: Response) => {
       void handle(request, response, options, keepAliveMs);

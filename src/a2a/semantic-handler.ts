@@ -12,7 +12,7 @@ import { A2aError, invalidParams, taskNotFound } from './a2a-error.js';
 import { failedOutcome, TurnRunner } from './turn-runner.js';
 import { Contexts } from './tasks/contexts.js';
 import type { ContextRecord } from './tasks/contexts.js';
-import { MessageCache } from './tasks/message-cache.js';
+import { MessageCache, messageFingerprint } from './tasks/message-cache.js';
 import { TERMINAL_STATES, withHistory } from './tasks/model.js';
 import type { A2aMessage, Task } from './tasks/model.js';
 import { TaskStore } from './tasks/task-store.js';
@@ -90,13 +90,22 @@ export class SemanticHandler {
    */
   async sendMessage(params: SendParams, listener?: TaskListener): Promise<SendResult> {
     const message = params.message;
-    const existing = message.taskId ? this.continuable(message) : undefined;
-    const contextId = message.contextId ?? existing?.contextId ?? this.newId();
-    const cached = this.cache.get(contextId, message.messageId);
+    const fingerprint = messageFingerprint(message);
+    // a retry is recognised before the task's state is checked: the retried message may have ended it
+    const knownContext =
+      message.contextId ?? (message.taskId ? this.store.get(message.taskId)?.contextId : undefined);
+    const cached = knownContext === undefined ? undefined : this.cache.get(knownContext, message.messageId);
     if (cached) {
-      const task = await cached;
+      if (cached.fingerprint !== fingerprint)
+        throw invalidParams(
+          `messageId ${message.messageId} was already used on context ${knownContext} for another message; give each new message a new messageId.`,
+          'message.messageId',
+        );
+      const task = await cached.value;
       return { task, done: Promise.resolve(task), replayed: true, unsubscribe: () => undefined };
     }
+    const existing = message.taskId ? this.continuable(message) : undefined;
+    const contextId = message.contextId ?? existing?.contextId ?? this.newId();
     if (this.contexts.get(contextId)?.running)
       throw new A2aError({
         reason: 'CONTEXT_BUSY',
@@ -124,7 +133,7 @@ export class SemanticHandler {
     void running.then(() => {
       if (context.running === running) context.running = undefined;
     });
-    this.cache.set(contextId, message.messageId, done);
+    this.cache.set(contextId, message.messageId, fingerprint, done);
     return {
       task: this.store.get(taskId) as Task,
       done,

@@ -99,6 +99,15 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
     ...(model.nlu ? { trained: model.nlu } : {}),
   });
   if (!understanding.ok) throw new AppError({ code: 'LLM_NOT_CONFIGURED', message: understanding.message });
+  // inside a request, logs carry its id: the agent's, the channels' and the turn gate's
+  const requestLog = new RequestLog({ logger: options.logger });
+  // channels before stores: an unusable credentials.yml fails the start with nothing to close
+  const channels = await selectChannels({
+    credentials: project.files.credentials ? assistant.credentials : undefined,
+    ...(options.connector ? { connector: options.connector } : {}),
+    projectRoot: options.projectRoot,
+    logger: requestLog.logger,
+  });
   const stores = await openStores({
     assistant,
     projectRoot: options.projectRoot,
@@ -106,82 +115,81 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
     ...(options.trackerStore ? { trackerStore: options.trackerStore } : {}),
     ...(options.lockStore ? { lockStore: options.lockStore } : {}),
   });
-  const { trackerStore, lockStore } = stores;
-  const metrics = new ServerMetrics(options.metrics);
-  // inside a request, logs carry its id: the agent's, the channels' and the turn gate's
-  const requestLog = new RequestLog({ logger: options.logger });
-  const agent = await composeAgent({
-    assistant,
-    projectRoot: options.projectRoot,
-    trackerStore: instrumentTrackerStore(trackerStore, metrics),
-    lockStore: instrumentLockStore(lockStore, metrics),
-    commandGenerator: understanding.generator,
-    logger: requestLog.logger,
-    actionObserver: metrics,
-  });
-  const channels = await selectChannels({
-    credentials: project.files.credentials ? assistant.credentials : undefined,
-    ...(options.connector ? { connector: options.connector } : {}),
-    projectRoot: options.projectRoot,
-    logger: requestLog.logger,
-  });
-  const gate = new TurnGate({ agent, logger: requestLog.logger, observer: metrics });
-  const routers: MountedRouter[] = [{ path: '/metrics', router: metricsRouter(metrics) }];
-  const api = apiAuth
-    ? httpApiRouter({
-        agent,
-        channels,
-        logger: requestLog.logger,
-        auth: apiAuth,
-        model: { path: model.modelPath, id: model.metadata.modelId },
-        status: {
-          understanding: understanding.kind,
-          tracker_store: stores.trackerDescription,
-          lock_store: stores.lockDescription,
-        },
-      })
-    : undefined;
-  if (api) routers.push(api.mounted);
-  // the AgentCard; the A2A JSON-RPC router mounts at a2a.mountPaths too
-  if (a2a) routers.push(...a2a.routers);
-  const a2aRpc = a2a
-    ? a2a.jsonRpc({
-        agent,
-        commandGenerator: understanding.generator,
-        logger: requestLog.logger,
-        ...(options.a2aKeepAliveMs !== undefined ? { keepAliveMs: options.a2aKeepAliveMs } : {}),
-      })
-    : [];
-  const app = createApp({
-    gate,
-    channels,
-    routers,
-    bodyReadingRouters: a2aRpc,
-    requestLog,
-    // mounted after the routers: an HTTP API serving its own (authenticated) /status takes precedence
-    publicStatus: true,
-    ...(options.cors ? { cors: options.cors } : {}),
-  });
-  const running = await listen({
-    app,
-    gate,
-    channels,
-    port: options.port,
-    host: options.host,
-    ...(options.tls ? { tls: options.tls } : {}),
-    onClosed: async () => {
-      await stores.close();
-    },
-  });
-  a2a?.listening({ host: options.host, port: running.port, tls: options.tls !== undefined });
-  const summary = [
-    `channels: ${channels.map((channel) => channel.name).join(', ')}`,
-    `understanding: ${understanding.kind}`,
-    `model: ${model.modelPath}${model.trainedNow ? ' (trained now)' : ''}`,
-    `tracker store: ${stores.trackerDescription}`,
-    `lock store: ${stores.lockDescription}`,
-    ...(api ? [api.summary] : []),
-    ...(a2a ? [a2a.summary()] : []),
-  ];
-  return { ...running, summary, metrics };
+  try {
+    const { trackerStore, lockStore } = stores;
+    const metrics = new ServerMetrics(options.metrics);
+    const agent = await composeAgent({
+      assistant,
+      projectRoot: options.projectRoot,
+      trackerStore: instrumentTrackerStore(trackerStore, metrics),
+      lockStore: instrumentLockStore(lockStore, metrics),
+      commandGenerator: understanding.generator,
+      logger: requestLog.logger,
+      actionObserver: metrics,
+    });
+    const gate = new TurnGate({ agent, logger: requestLog.logger, observer: metrics });
+    const routers: MountedRouter[] = [{ path: '/metrics', router: metricsRouter(metrics) }];
+    const api = apiAuth
+      ? httpApiRouter({
+          agent,
+          channels,
+          logger: requestLog.logger,
+          auth: apiAuth,
+          model: { path: model.modelPath, id: model.metadata.modelId },
+          status: {
+            understanding: understanding.kind,
+            tracker_store: stores.trackerDescription,
+            lock_store: stores.lockDescription,
+          },
+        })
+      : undefined;
+    if (api) routers.push(api.mounted);
+    // the AgentCard; the A2A JSON-RPC router mounts at a2a.mountPaths too
+    if (a2a) routers.push(...a2a.routers);
+    const a2aRpc = a2a
+      ? a2a.jsonRpc({
+          agent,
+          commandGenerator: understanding.generator,
+          logger: requestLog.logger,
+          ...(options.a2aKeepAliveMs !== undefined ? { keepAliveMs: options.a2aKeepAliveMs } : {}),
+        })
+      : [];
+    const app = createApp({
+      gate,
+      channels,
+      routers,
+      bodyReadingRouters: a2aRpc,
+      requestLog,
+      // mounted after the routers: an HTTP API serving its own (authenticated) /status takes precedence
+      publicStatus: true,
+      ...(options.cors ? { cors: options.cors } : {}),
+    });
+    const running = await listen({
+      app,
+      gate,
+      channels,
+      port: options.port,
+      host: options.host,
+      ...(options.tls ? { tls: options.tls } : {}),
+      onClosed: async () => {
+        await stores.close();
+      },
+    });
+    a2a?.listening({ host: options.host, port: running.port, tls: options.tls !== undefined });
+    const summary = [
+      `channels: ${channels.map((channel) => channel.name).join(', ')}`,
+      `understanding: ${understanding.kind}`,
+      `model: ${model.modelPath}${model.trainedNow ? ' (trained now)' : ''}`,
+      `tracker store: ${stores.trackerDescription}`,
+      `lock store: ${stores.lockDescription}`,
+      ...(api ? [api.summary] : []),
+      ...(a2a ? [a2a.summary()] : []),
+    ];
+    return { ...running, summary, metrics };
+  } catch (error) {
+    // e.g. the port is taken: nothing may stay open behind a failed start
+    for (const channel of channels) await channel.close?.();
+    await stores.close();
+    throw error;
+  }
 }

@@ -124,8 +124,10 @@ export class SemanticHandler {
       unsubscribe?.();
       throw error;
     }
-    const done = this.runner.run(context, received).then(() => this.store.get(taskId) as Task);
-    const running = done.then(
+    const turn = this.runner.run(context, received);
+    const done = this.settled(taskId, turn);
+    // the context stays busy until the turn is over, even when the task ended before (timeout, cancel)
+    const running = turn.then(
       () => undefined,
       () => undefined,
     );
@@ -267,6 +269,27 @@ export class SemanticHandler {
     }, seconds * 1000);
     timer.unref();
     this.timers.set(taskId, timer);
+  }
+
+  /**
+   * The task once its last status of the turn is out (interrupted or terminal), which may come before
+   * the turn ends: a timed-out or canceled task answers a blocking send at once.
+   */
+  private settled(taskId: string, turn: Promise<void>): Promise<Task> {
+    let last = this.store.get(taskId) as Task;
+    return new Promise((resolve) => {
+      const stop = this.store.subscribe(taskId, (event) => {
+        last = this.store.get(taskId) ?? last;
+        if (event.kind !== 'status-update' || !event.final) return;
+        stop();
+        resolve(last);
+      });
+      const end = (): void => {
+        stop();
+        resolve(this.store.get(taskId) ?? last);
+      };
+      void turn.then(end, end);
+    });
   }
 
   private isOpen(taskId: string): boolean {

@@ -105,6 +105,8 @@ ${(options.a2a ?? []).map((line) => `        ${line}`).join('\n')}
     logger: SILENT_LOGGER,
     trackerStore: new MemoryTrackerStore(),
     env: {},
+    // the HTTP API (no token) shows the conversations' trackers
+    enableApi: true,
     ...(options.keepAliveMs !== undefined ? { a2aKeepAliveMs: options.keepAliveMs } : {}),
   });
 }

@@ -14,6 +14,9 @@ export function senderOf(body: Record<string, unknown>, key = 'sender'): FieldRe
   if (typeof sender !== 'string' || sender.trim() === '')
     return { ok: false, error: `'${key}' must be a non-empty string.` };
   if (sender.length > 255) return { ok: false, error: `'${key}' must be at most 255 characters.` };
+  // PostgreSQL text cannot hold NUL, and a lone surrogate would be stored as U+FFFD, merging conversations
+  if (sender.includes('\u0000') || !isWellFormed(sender))
+    return { ok: false, error: `'${key}' must be well-formed Unicode text without NUL characters.` };
   return { ok: true, value: sender };
 }
 
@@ -40,4 +43,9 @@ export function metadataOf(
     }
   }
   return { ok: false, error: `'${key}' must be an object.` };
+}
+
+/** String.prototype.isWellFormed (ES2024, Node 20): no unpaired UTF-16 surrogate. */
+function isWellFormed(text: string): boolean {
+  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 }

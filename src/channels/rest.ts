@@ -25,6 +25,15 @@ export class RestChannel implements InputChannel {
     router.post('/webhook', (request, response) => {
       void this.receive(request, response, context);
     });
+    // Sanic answers other methods with 405; a 404 would suggest a wrong URL
+    router.all('/webhook', (request, response) => {
+      response.set('Allow', 'POST');
+      sendRasaError(response, {
+        status: 405,
+        reason: 'MethodNotAllowed',
+        message: `Method ${request.method} not allowed for URL ${request.baseUrl}/webhook; use POST.`,
+      });
+    });
     return router;
   }
 

@@ -3,6 +3,7 @@ import type { ErrorRequestHandler, Express, Router } from 'express';
 import type { InputChannel } from '../channels/channel.js';
 import { sendRasaError } from '../channels/http-errors.js';
 import { PARLEY_VERSION } from '../version.js';
+import { bodyDepthGuard } from './body-depth.js';
 import { corsMiddleware } from './cors.js';
 import { healthHandler } from './health.js';
 import type { RequestLog } from './request-log.js';
@@ -49,6 +50,7 @@ export function createApp(options: AppOptions): Express {
   if (options.cors && options.cors.length > 0) app.use(corsMiddleware(options.cors));
   for (const mounted of options.bodyReadingRouters ?? []) app.use(mounted.path, mounted.router);
   app.use(express.json({ limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT, type: jsonTypes }));
+  app.use(bodyDepthGuard());
   app.get('/', (_request, response) => {
     response.type('text/plain').send(`Hello from Parley: ${PARLEY_VERSION}`);
   });
@@ -95,6 +97,16 @@ const errorHandler: ErrorRequestHandler = (error: unknown, _request, response, n
       reason: 'BadRequest',
       message: 'The request body is not valid JSON.',
     });
+  else if (type === 'entity.too.deep' || isClientError(error))
+    // e.g. a gzip body that does not inflate, a body shorter than its Content-Length
+    sendRasaError(response, {
+      status: 400,
+      reason: 'BadRequest',
+      message:
+        type === 'entity.too.deep'
+          ? (error as Error).message
+          : `The request body could not be read: ${(error as Error).message}`,
+    });
   else
     sendRasaError(response, {
       status: 500,
@@ -102,3 +114,9 @@ const errorHandler: ErrorRequestHandler = (error: unknown, _request, response, n
       message: `An unexpected error occurred: ${error instanceof Error ? error.message : String(error)}`,
     });
 };
+
+/** An error the body parser marked as the client's fault (http-errors: a 4xx status). */
+function isClientError(error: unknown): boolean {
+  const status = (error as { status?: unknown }).status;
+  return error instanceof Error && typeof status === 'number' && status >= 400 && status < 500;
+}

@@ -48,7 +48,12 @@ export class PostgresLockStore implements LockStore {
     this.target = options.target;
     this.logger = options.logger ?? SILENT_STORE_LOGGER;
     this.waitMs = options.waitTimeoutMs ?? DEFAULT_LOCK_WAIT_MS;
-    const limits = { poolSize: 0, busyTimeoutMs: 0, connectTimeoutMs: options.connectTimeoutMs ?? 5000 };
+    const limits = {
+      poolSize: 0,
+      busyTimeoutMs: 0,
+      silenceTimeoutMs: 0,
+      connectTimeoutMs: options.connectTimeoutMs ?? 5000,
+    };
     this.pool = new pg.Pool({
       ...postgresConnection(options.target.url, undefined, limits),
       max: options.poolSize ?? 20,

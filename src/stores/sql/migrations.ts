@@ -103,7 +103,7 @@ const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS parley_migrations (
 )`;
 
 /** pg_advisory_xact_lock key of schema migrations (an arbitrary constant of ours) */
-const MIGRATION_LOCK_KEY = '7306542203916405251';
+export const MIGRATION_LOCK_KEY = '7306542203916405251';
 
 const RASA_COLUMNS = ['id', 'sender_id', 'type_name', 'timestamp', 'intent_name', 'action_name', 'data'];
 

@@ -4,6 +4,7 @@
  * does; a `schema` becomes the search_path and must exist).
  */
 import { mkdirSync } from 'node:fs';
+import type { Socket } from 'node:net';
 import { dirname } from 'node:path';
 import knex from 'knex';
 import type { Knex } from 'knex';
@@ -22,9 +23,19 @@ export interface ConnectionLimits {
   readonly connectTimeoutMs: number;
   /** SQLite: how long to wait for another process's write to finish */
   readonly busyTimeoutMs: number;
+  /**
+   * PostgreSQL: a statement that gets no byte back for this long ends its connection (a hung server,
+   * a network that drops packets); 0 waits for ever. Migrations run without it (they may take long).
+   */
+  readonly silenceTimeoutMs: number;
 }
 
-export const DEFAULT_LIMITS: ConnectionLimits = { poolSize: 20, connectTimeoutMs: 5000, busyTimeoutMs: 5000 };
+export const DEFAULT_LIMITS: ConnectionLimits = {
+  poolSize: 20,
+  connectTimeoutMs: 5000,
+  busyTimeoutMs: 5000,
+  silenceTimeoutMs: 5000,
+};
 
 export function openKnex(target: SqlTarget, limits: ConnectionLimits, logger = SILENT_STORE_LOGGER): Knex {
   const log = knexLog(target, logger);
@@ -57,8 +68,43 @@ export function openKnex(target: SqlTarget, limits: ConnectionLimits, logger = S
     client: 'pg',
     connection: postgresConnection(target.url, target.schema, limits),
     acquireConnectionTimeout: limits.connectTimeoutMs,
-    pool: { min: 0, max: limits.poolSize, idleTimeoutMillis: 30_000 },
+    pool: {
+      min: 0,
+      max: limits.poolSize,
+      idleTimeoutMillis: 30_000,
+      ...(limits.silenceTimeoutMs > 0 ? { afterCreate: endSilentConnections(limits.silenceTimeoutMs) } : {}),
+    },
   });
+}
+
+/** What endSilentConnections needs of a pg.Client (its socket is not public API, hence optional). */
+interface PgClientSocket {
+  readonly readyForQuery: boolean;
+  readonly connection?: { readonly stream?: Socket };
+}
+
+/**
+ * A server that stops answering (frozen, or the network in between drops packets) would leave a
+ * statement, and the turn awaiting it, hanging until the OS gives up on the socket, which takes
+ * minutes to hours. So a connection that hears nothing for `ms` while a statement of ours runs is
+ * destroyed: pg fails that statement and the queued ones with a connection error (STORE_UNAVAILABLE),
+ * knex drops the connection, and the transaction dies with it on the server. Silence while idle, in
+ * the pool or between the statements of a transaction, is normal.
+ */
+function endSilentConnections(ms: number) {
+  return (client: PgClientSocket, done: (error: Error | null, client: unknown) => void): void => {
+    const stream = client.connection?.stream;
+    stream?.on('timeout', () => {
+      if (client.readyForQuery) {
+        stream.setTimeout(ms);
+        return;
+      }
+      const error = new Error(`PostgreSQL sent nothing for ${ms} ms while a statement was running`);
+      stream.destroy(Object.assign(error, { code: 'ETIMEDOUT' }));
+    });
+    stream?.setTimeout(ms);
+    done(null, client);
+  };
 }
 
 /** knex's own warnings (a connection the server closed, a failed connect) go to our logger, one line each. */

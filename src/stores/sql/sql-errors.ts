@@ -30,6 +30,7 @@ const CONNECTION_CODES = new Set([
 const CONNECTION_MESSAGES = [
   /Connection terminated/i,
   /timeout exceeded when trying to connect/i,
+  /timeout expired/i, // pg's connect timeout
   /Client has encountered a connection error/i,
   /Timeout acquiring a connection/i,
   /connect(ion)? (timeout|timed out)/i,
@@ -57,6 +58,14 @@ export function isConnectionError(error: unknown): boolean {
   if (error instanceof Error && error.name === 'KnexTimeoutError') return true;
   const message = messageOf(error);
   return CONNECTION_MESSAGES.some((pattern) => pattern.test(message));
+}
+
+/** The database did not answer in time: an immediate retry would only wait as long again. */
+export function isTimeout(error: unknown): boolean {
+  if (error instanceof AggregateError) return error.errors.some(isTimeout);
+  if (errorCode(error) === 'ETIMEDOUT') return true;
+  if (error instanceof Error && error.name === 'KnexTimeoutError') return true;
+  return /timeout expired|timeout exceeded|timed out/i.test(messageOf(error));
 }
 
 /** A table of ours is missing (the database was dropped and recreated): migrate again before retrying. */

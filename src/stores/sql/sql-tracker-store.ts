@@ -26,7 +26,7 @@ import {
   ensureSqliteFolder,
   openKnex,
 } from './sql-connection.js';
-import { isConnectionError, isMissingTable, isUniqueViolation, storeError } from './sql-errors.js';
+import { isConnectionError, isMissingTable, isTimeout, isUniqueViolation, storeError } from './sql-errors.js';
 import type { SqlTarget } from './sql-target.js';
 
 export interface SqlTrackerStoreOptions {
@@ -180,8 +180,10 @@ export class SqlTrackerStore implements TrackerStore {
       return await work(this.db);
     } catch (error) {
       if (isMissingTable(error)) this.ready = undefined;
-      // a read that met a connection the server had closed gets one more try on a fresh one
-      if (options.retry && (isConnectionError(error) || isMissingTable(error)) && !this.closed) {
+      // a read that met a connection the server had closed gets one more try on a fresh one (not one
+      // that timed out: the database is not answering, and the turn should fail now, not in twice the time)
+      const lost = (isConnectionError(error) && !isTimeout(error)) || isMissingTable(error);
+      if (options.retry && lost && !this.closed) {
         this.logger.warn({ operation, error: String(error) }, 'tracker store connection lost: retrying once');
         try {
           await this.ensureReady();
@@ -215,7 +217,18 @@ export class SqlTrackerStore implements TrackerStore {
     } else {
       ensureSqliteFolder(target);
     }
-    const applied = await migrate(this.db, target.dialect, { now: this.now });
+    // a migration may rightly keep a connection silent for long (a big table, another process's
+    // migration lock): it gets its own connection without the silence timeout
+    const migrator =
+      target.dialect === 'postgresql'
+        ? openKnex(target, { ...this.limits, poolSize: 1, silenceTimeoutMs: 0 }, this.logger)
+        : this.db;
+    let applied: string[];
+    try {
+      applied = await migrate(migrator, target.dialect, { now: this.now });
+    } finally {
+      if (migrator !== this.db) await migrator.destroy();
+    }
     if (applied.length > 0)
       this.logger.info({ store: this.describe(), migrations: applied }, 'tracker store schema migrated');
   }

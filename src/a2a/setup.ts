@@ -18,9 +18,14 @@ import type { A2aServerConfig } from './config.js';
 import { bearerAuth } from './auth/bearer-auth.js';
 import { JwtVerifier } from './auth/jwt-verifier.js';
 import { assertGuardrails } from './guardrails.js';
+import { PushSender } from './push/push-sender.js';
+import { PushService } from './push/push-service.js';
+import { UrlGuard } from './push/url-guard.js';
+import { withGracefulShutdown } from './jsonrpc/open-streams.js';
 import { rpcRouter } from './jsonrpc/rpc-router.js';
 import { resolvePublicUrl } from './public-url.js';
 import { SemanticHandler } from './semantic-handler.js';
+import type { TurnAdmission } from './turn-admission.js';
 import type { ListenAddress } from './public-url.js';
 
 export interface A2aSetupOptions {
@@ -61,6 +66,8 @@ export interface A2aRuntime {
   readonly logger: Logger;
   /** SSE keep-alive interval (tests shorten it) */
   readonly keepAliveMs?: number;
+  /** the server's TurnGate: A2A turns counted in /metrics and waited for by a graceful shutdown */
+  readonly admission?: TurnAdmission;
 }
 
 /** undefined when endpoints.yml has no `a2a_server` block or says `enabled: false` */
@@ -93,19 +100,28 @@ export function prepareA2aServer(options: A2aSetupOptions): A2aServer | undefine
         commandGenerator: deps.commandGenerator,
         settings: config,
         logger: deps.logger,
+        ...(deps.admission ? { admission: deps.admission } : {}),
       });
+      const push = config.pushNotificationsEnabled ? pushService(handler, config, deps.logger) : undefined;
       const verifier = config.auth ? new JwtVerifier({ config: config.auth }) : undefined;
       const rpc = rpcRouter({
         handler,
         logger: deps.logger,
+        ...(push ? { push } : {}),
         ...(verifier ? { authenticate: bearerAuth({ verifier, logger: deps.logger }) } : {}),
         ...(deps.keepAliveMs !== undefined ? { keepAliveMs: deps.keepAliveMs } : {}),
       });
-      return mountPaths.map((path) => ({ path, router: rpc }));
+      const served = withGracefulShutdown({ rpc, handler, admission: deps.admission });
+      return mountPaths.map((path) => ({ path, router: served }));
     },
     endpointUrl: () => endpoint,
     summary: () => describe(chosen, endpoint),
   };
+}
+
+function pushService(handler: SemanticHandler, config: A2aServerConfig, logger: Logger): PushService {
+  const guard = new UrlGuard({ allowedHosts: config.pushNotificationAllowedHosts });
+  return new PushService({ store: handler.store, guard, sender: new PushSender({ guard, logger }), logger });
 }
 
 function describe(chosen: ChosenCard, endpoint: string | undefined): string {

@@ -4,7 +4,18 @@
  */
 import type { WireVersion } from './errors.js';
 
-export type Operation = 'send' | 'stream' | 'get' | 'list' | 'cancel' | 'subscribe' | 'push' | 'extendedCard';
+export type Operation =
+  | 'send'
+  | 'stream'
+  | 'get'
+  | 'list'
+  | 'cancel'
+  | 'subscribe'
+  | 'pushSet'
+  | 'pushGet'
+  | 'pushList'
+  | 'pushDelete'
+  | 'extendedCard';
 
 export interface MethodRoute {
   readonly version: WireVersion;
@@ -17,10 +28,10 @@ const V03: Record<string, Operation> = {
   'tasks/get': 'get',
   'tasks/cancel': 'cancel',
   'tasks/resubscribe': 'subscribe',
-  'tasks/pushNotificationConfig/set': 'push',
-  'tasks/pushNotificationConfig/get': 'push',
-  'tasks/pushNotificationConfig/list': 'push',
-  'tasks/pushNotificationConfig/delete': 'push',
+  'tasks/pushNotificationConfig/set': 'pushSet',
+  'tasks/pushNotificationConfig/get': 'pushGet',
+  'tasks/pushNotificationConfig/list': 'pushList',
+  'tasks/pushNotificationConfig/delete': 'pushDelete',
   'agent/getAuthenticatedExtendedCard': 'extendedCard',
 };
 
@@ -31,10 +42,10 @@ const V1: Record<string, Operation> = {
   ListTasks: 'list',
   CancelTask: 'cancel',
   SubscribeToTask: 'subscribe',
-  CreateTaskPushNotificationConfig: 'push',
-  GetTaskPushNotificationConfig: 'push',
-  ListTaskPushNotificationConfigs: 'push',
-  DeleteTaskPushNotificationConfig: 'push',
+  CreateTaskPushNotificationConfig: 'pushSet',
+  GetTaskPushNotificationConfig: 'pushGet',
+  ListTaskPushNotificationConfigs: 'pushList',
+  DeleteTaskPushNotificationConfig: 'pushDelete',
   GetExtendedAgentCard: 'extendedCard',
 };
 

@@ -4,10 +4,12 @@
  */
 import type { Response } from 'express';
 import { A2aError } from '../a2a-error.js';
+import type { PushService } from '../push/push-service.js';
 import type { SemanticHandler } from '../semantic-handler.js';
 import { INTERRUPTED_STATES, TERMINAL_STATES, withHistory } from '../tasks/model.js';
 import type { TaskEvent } from '../tasks/model.js';
 import type { MethodRoute } from './methods.js';
+import { pushOperation } from './push-operations.js';
 import { SseStream } from './sse.js';
 import { V03_CODEC } from './v03.js';
 import { V1_CODEC, listRequest } from './v1.js';
@@ -19,6 +21,8 @@ export interface CallContext {
   readonly params: unknown;
   readonly response: Response;
   readonly keepAliveMs: number;
+  /** absent when push_notifications_enabled is off: the push methods answer -32003 */
+  readonly push?: PushService;
 }
 
 /** The JSON-RPC result, or undefined when the answer was streamed. */
@@ -55,11 +59,11 @@ export async function runOperation(
     case 'subscribe':
       subscribe(codec, call);
       return undefined;
-    case 'push':
-      throw new A2aError({
-        reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED',
-        message: 'This agent does not send push notifications.',
-      });
+    case 'pushSet':
+    case 'pushGet':
+    case 'pushList':
+    case 'pushDelete':
+      return { result: await pushOperation(route.operation, codec.version, call) };
     case 'extendedCard':
       throw codec.version === '1.0'
         ? notSupported('This agent has no extended AgentCard.')

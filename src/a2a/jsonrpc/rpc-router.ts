@@ -9,6 +9,7 @@ import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'exp
 import type { Logger } from '../../runtime/logger.js';
 import { A2aError } from '../a2a-error.js';
 import { requestedVersion } from '../protocol-version.js';
+import type { PushService } from '../push/push-service.js';
 import type { SemanticHandler } from '../semantic-handler.js';
 import { asA2aError, httpStatusOf, toJsonRpcError } from './errors.js';
 import type { WireVersion } from './errors.js';
@@ -27,6 +28,8 @@ export interface RpcRouterOptions {
   readonly keepAliveMs?: number;
   /** runs before the body is read (bearer auth): a refused call costs no body parsing */
   readonly authenticate?: RequestHandler;
+  /** push notifications, when enabled */
+  readonly push?: PushService;
 }
 
 export function rpcRouter(options: RpcRouterOptions): Router {
@@ -103,6 +106,7 @@ async function handle(request: Request, response: Response, options: RpcRouterOp
       params: body['params'],
       response,
       keepAliveMs,
+      ...(options.push ? { push: options.push } : {}),
     });
     if (answer) response.json({ jsonrpc: '2.0', id, result: answer.result });
   } catch (error) {

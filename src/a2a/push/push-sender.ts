@@ -1,0 +1,104 @@
+/**
+ * POSTs one push notification: the host is resolved and checked by the URL guard at every attempt (not
+ * only when the config was set) and the socket connects to that checked address, the TLS name and
+ * `Host` staying the URL's. Redirects are not followed (a 3xx is a failed attempt). Each attempt has a
+ * timeout; network errors, timeouts, 429 and 5xx are retried with exponential backoff. A failure is
+ * logged and reported as `false`, never thrown: a receiver that is down must not fail the task.
+ */
+import { request as httpRequest } from 'node:http';
+import type { IncomingMessage, RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { Logger } from '../../runtime/logger.js';
+import { A2aError } from '../a2a-error.js';
+import type { ResolvedAddress, UrlGuard } from './url-guard.js';
+
+export interface PushSenderOptions {
+  readonly guard: UrlGuard;
+  readonly logger: Logger;
+  /** per attempt */
+  readonly timeoutMs?: number;
+  /** attempts after the first */
+  readonly retries?: number;
+  /** the first retry waits this long, each next one twice as long */
+  readonly backoffMs?: number;
+}
+
+export interface PushDelivery {
+  readonly url: URL;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly body: string;
+  /** for the logs */
+  readonly taskId: string;
+  readonly configId: string;
+}
+
+export const DEFAULT_PUSH_TIMEOUT_MS = 10_000;
+export const DEFAULT_PUSH_RETRIES = 2;
+export const DEFAULT_PUSH_BACKOFF_MS = 500;
+
+type Attempt =
+  { readonly ok: true } | { readonly ok: false; readonly retry: boolean; readonly reason: string };
+
+export class PushSender {
+  private readonly options: PushSenderOptions;
+
+  constructor(options: PushSenderOptions) {
+    this.options = options;
+  }
+
+  async deliver(delivery: PushDelivery): Promise<boolean> {
+    const retries = this.options.retries ?? DEFAULT_PUSH_RETRIES;
+    const backoff = this.options.backoffMs ?? DEFAULT_PUSH_BACKOFF_MS;
+    const log = { taskId: delivery.taskId, configId: delivery.configId, host: delivery.url.host };
+    for (let attempt = 0; ; attempt += 1) {
+      const result = await this.attempt(delivery);
+      if (result.ok) return true;
+      if (!result.retry || attempt >= retries) {
+        this.options.logger.error(
+          { ...log, attempts: attempt + 1, reason: result.reason },
+          'a2a push notification failed',
+        );
+        return false;
+      }
+      this.options.logger.warn({ ...log, attempt: attempt + 1, reason: result.reason }, 'a2a push retrying');
+      await new Promise((resolve) => setTimeout(resolve, backoff * 2 ** attempt));
+    }
+  }
+
+  private async attempt(delivery: PushDelivery): Promise<Attempt> {
+    let address: ResolvedAddress;
+    try {
+      address = await this.options.guard.resolve(delivery.url);
+    } catch (error) {
+      const reason = error instanceof A2aError ? error.message : String(error);
+      return { ok: false, retry: false, reason };
+    }
+    return new Promise<Attempt>((resolve) => {
+      const request = (delivery.url.protocol === 'https:' ? httpsRequest : httpRequest)(delivery.url, {
+        method: 'POST',
+        headers: { ...delivery.headers, 'content-length': Buffer.byteLength(delivery.body) },
+        lookup: pinned(address),
+        timeout: this.options.timeoutMs ?? DEFAULT_PUSH_TIMEOUT_MS,
+        agent: false,
+      } satisfies RequestOptions);
+      request.on('response', (response: IncomingMessage) => {
+        response.resume();
+        const status = response.statusCode ?? 0;
+        if (status >= 200 && status < 300) resolve({ ok: true });
+        else resolve({ ok: false, retry: status === 429 || status >= 500, reason: `HTTP ${status}` });
+      });
+      request.on('timeout', () => request.destroy(new Error('timed out')));
+      request.on('error', (error) => resolve({ ok: false, retry: true, reason: error.message }));
+      request.end(delivery.body);
+    });
+  }
+}
+
+/** a lookup that answers the checked address whatever DNS says now */
+function pinned(resolved: ResolvedAddress): LookupFunction {
+  return (_hostname, options, callback) => {
+    if (options.all) callback(null, [{ address: resolved.address, family: resolved.family }]);
+    else callback(null, resolved.address, resolved.family);
+  };
+}

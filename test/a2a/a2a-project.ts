@@ -58,7 +58,6 @@ export const A2A_NLU = `
       examples: |
         - send money to [Anna](recipient)
         - transfer 20 dollars
-        - send money to [Anna](recipient)
         - pay my rent
         - wire money abroad
         - move money to a friend

@@ -53,7 +53,7 @@ describe('AgentCard generation', () => {
         name: 'send money',
         description: 'Send money to another person.',
         tags: ['flow'],
-        // the training examples without entity markup, duplicates dropped, at most five
+        // the training examples without entity markup, at most five
         examples: [
           'send money to Anna',
           'transfer 20 dollars',

@@ -29,7 +29,9 @@ export type A2aErrorReason =
   /** no valid bearer token with `a2a_server.auth` (HTTP 401) */
   | 'UNAUTHENTICATED'
   /** the keys to verify tokens could not be fetched (HTTP 503) */
-  | 'AUTH_UNAVAILABLE';
+  | 'AUTH_UNAVAILABLE'
+  /** a graceful shutdown began: running turns finish, new ones are refused (HTTP 503) */
+  | 'SHUTTING_DOWN';
 
 export class A2aError extends Error {
   readonly reason: A2aErrorReason;

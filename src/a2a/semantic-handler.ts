@@ -17,6 +17,7 @@ import { TERMINAL_STATES, withHistory } from './tasks/model.js';
 import type { A2aMessage, Task } from './tasks/model.js';
 import { TaskStore } from './tasks/task-store.js';
 import type { TaskListener } from './tasks/task-store.js';
+import type { TurnAdmission } from './turn-admission.js';
 
 export interface SemanticSettings {
   readonly includeConversationRepair: boolean;
@@ -35,6 +36,8 @@ export interface SemanticHandlerOptions {
   readonly logger: Logger;
   readonly now?: () => number;
   readonly newId?: () => string;
+  /** the server's door (its TurnGate): turns counted and refused while shutting down */
+  readonly admission?: TurnAdmission;
 }
 
 export interface SendParams {
@@ -104,6 +107,7 @@ export class SemanticHandler {
       const task = await cached.value;
       return { task, done: Promise.resolve(task), replayed: true, unsubscribe: () => undefined };
     }
+    this.refuseWhenClosing();
     const existing = message.taskId ? this.continuable(message) : undefined;
     const contextId = message.contextId ?? existing?.contextId ?? this.newId();
     if (this.contexts.get(contextId)?.running)
@@ -164,6 +168,7 @@ export class SemanticHandler {
         message: `Task ${id} is ${task.status.state} and cannot be canceled.`,
         metadata: { taskId: id, state: task.status.state },
       });
+    this.refuseWhenClosing();
     const context = this.contexts.open(task.contextId);
     const wasRunning = context.running;
     const cancelling = (wasRunning ?? Promise.resolve()).then(() => this.runner.cancelFlow(task));
@@ -290,6 +295,14 @@ export class SemanticHandler {
       };
       void turn.then(end, end);
     });
+  }
+
+  private refuseWhenClosing(): void {
+    if (this.options.admission?.isClosing)
+      throw new A2aError({
+        reason: 'SHUTTING_DOWN',
+        message: 'The agent is shutting down and takes no new turns; send the message to another instance.',
+      });
   }
 
   private isOpen(taskId: string): boolean {

@@ -14,6 +14,8 @@ import { INTERRUPTED_STATES, TERMINAL_STATES } from './tasks/model.js';
 import type { A2aMessage, Part, Task } from './tasks/model.js';
 import type { ContextRecord } from './tasks/contexts.js';
 import type { TaskStore } from './tasks/task-store.js';
+import { OPEN_ADMISSION } from './turn-admission.js';
+import type { TurnAdmission } from './turn-admission.js';
 
 export const A2A_INPUT_CHANNEL = 'a2a';
 
@@ -25,14 +27,18 @@ export interface TurnRunnerOptions {
   readonly logger: Logger;
   readonly now: () => number;
   readonly newId: () => string;
+  /** the server's door: turns counted in flight and in /metrics, refused while shutting down */
+  readonly admission?: TurnAdmission;
 }
 
 export class TurnRunner {
   private readonly options: TurnRunnerOptions;
   private readonly slotNames: ReadonlySet<string>;
+  private readonly admission: TurnAdmission;
 
   constructor(options: TurnRunnerOptions) {
     this.options = options;
+    this.admission = options.admission ?? OPEN_ADMISSION;
     this.slotNames = new Set(options.agent.assistant.domain.slots.keys());
   }
 
@@ -40,38 +46,16 @@ export class TurnRunner {
     return new Date(this.options.now()).toISOString();
   }
 
-  /** One turn for the message; the task ends interrupted or terminal, never left working. */
+  /**
+   * One turn for the message; the task ends interrupted or terminal, never left working. The whole
+   * turn, up to its last published event, passes the admission: a shutdown waits until the answer
+   * and the streams' final events are out.
+   */
   async run(context: ContextRecord, message: A2aMessage): Promise<void> {
-    const { agent, store } = this.options;
-    const task = store.get(message.taskId as string) as Task;
-    store.publish(this.status(task, 'working', undefined));
-    const text = message.parts.flatMap((part) => (part.kind === 'text' ? [part.text] : [])).join('\n');
-    const prefill = prefillFromParts(message.parts, this.slotNames);
+    const task = this.options.store.get(message.taskId as string) as Task;
+    this.options.store.publish(this.status(task, 'working', undefined));
     try {
-      const result = await agent.handleMessage({
-        conversationId: context.id,
-        text,
-        inputChannel: A2A_INPUT_CHANNEL,
-        ...(message.metadata ? { metadata: message.metadata } : {}),
-        ...(prefill.commands.length > 0
-          ? { commandGenerator: prefillingGenerator(this.options.commandGenerator, prefill.commands) }
-          : {}),
-        onBotMessage: (bot) => {
-          store.publish(this.status(task, 'working', this.reply(task, [bot], undefined)));
-        },
-      });
-      const completedFlow = result.events.some((event) => event.event === 'flow_completed')
-        ? completedFlowOf(result.events, (await agent.load(context.id)).events)
-        : undefined;
-      const outcome = dialogueOutcome({
-        ...(completedFlow ? { completedFlow } : {}),
-        tracker: await agent.state(context.id),
-        events: result.events,
-        messages: result.messages,
-        includeConversationRepair: this.options.settings.includeConversationRepair,
-        warnings: prefill.warnings,
-      });
-      this.finish(task, outcome, result.messages);
+      await this.admission.track(A2A_INPUT_CHANNEL, context.id, () => this.turn(context, task, message));
     } catch (error) {
       this.options.logger.error(
         {
@@ -85,34 +69,66 @@ export class TurnRunner {
     }
   }
 
-  /** Cancels the conversation's active flow (after tasks/cancel) with a cancel-flow command. */
-  async cancelFlow(task: Task): Promise<void> {
-    const { agent } = this.options;
-    const before = await agent.state(task.contextId);
-    const hasFlow = before.stack.some((frame) => frame.type === 'flow');
-    const result = hasFlow
-      ? await agent.handleMessage({
-          conversationId: task.contextId,
-          text: '',
-          inputChannel: A2A_INPUT_CHANNEL,
-          metadata: { a2a_cancel_task: task.id },
-          commands: [{ command: 'cancel flow' }],
-        })
-      : { messages: [] };
-    const after = hasFlow ? await agent.state(task.contextId) : before;
-    this.finish(
-      task,
-      {
-        state: 'canceled',
-        data: {
-          state: 'canceled',
-          active_flow: null,
-          slots: publicSlots(after.slots),
-          cancel: { by: 'orchestrator' },
-        },
+  private async turn(context: ContextRecord, task: Task, message: A2aMessage): Promise<void> {
+    const { agent, store } = this.options;
+    const text = message.parts.flatMap((part) => (part.kind === 'text' ? [part.text] : [])).join('\n');
+    const prefill = prefillFromParts(message.parts, this.slotNames);
+    const result = await agent.handleMessage({
+      conversationId: context.id,
+      text,
+      inputChannel: A2A_INPUT_CHANNEL,
+      ...(message.metadata ? { metadata: message.metadata } : {}),
+      ...(prefill.commands.length > 0
+        ? { commandGenerator: prefillingGenerator(this.options.commandGenerator, prefill.commands) }
+        : {}),
+      onBotMessage: (bot) => {
+        store.publish(this.status(task, 'working', this.reply(task, [bot], undefined)));
       },
-      result.messages,
-    );
+    });
+    const completedFlow = result.events.some((event) => event.event === 'flow_completed')
+      ? completedFlowOf(result.events, (await agent.load(context.id)).events)
+      : undefined;
+    const outcome = dialogueOutcome({
+      ...(completedFlow ? { completedFlow } : {}),
+      tracker: await agent.state(context.id),
+      events: result.events,
+      messages: result.messages,
+      includeConversationRepair: this.options.settings.includeConversationRepair,
+      warnings: prefill.warnings,
+    });
+    this.finish(task, outcome, result.messages);
+  }
+
+  /** Cancels the conversation's active flow (after tasks/cancel) with a cancel-flow command. */
+  cancelFlow(task: Task): Promise<void> {
+    return this.admission.track(A2A_INPUT_CHANNEL, task.contextId, async () => {
+      const { agent } = this.options;
+      const before = await agent.state(task.contextId);
+      const hasFlow = before.stack.some((frame) => frame.type === 'flow');
+      const result = hasFlow
+        ? await agent.handleMessage({
+            conversationId: task.contextId,
+            text: '',
+            inputChannel: A2A_INPUT_CHANNEL,
+            metadata: { a2a_cancel_task: task.id },
+            commands: [{ command: 'cancel flow' }],
+          })
+        : { messages: [] };
+      const after = hasFlow ? await agent.state(task.contextId) : before;
+      this.finish(
+        task,
+        {
+          state: 'canceled',
+          data: {
+            state: 'canceled',
+            active_flow: null,
+            slots: publicSlots(after.slots),
+            cancel: { by: 'orchestrator' },
+          },
+        },
+        result.messages,
+      );
+    });
   }
 
   /** Publishes the outcome: an artifact when terminal, then the last status update of the turn. */

@@ -151,6 +151,8 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
           agent,
           commandGenerator: understanding.generator,
           logger: requestLog.logger,
+          // A2A turns pass the same door as the channels': /metrics counts them, shutdown waits for them
+          admission: gate,
           ...(options.a2aKeepAliveMs !== undefined ? { keepAliveMs: options.a2aKeepAliveMs } : {}),
         })
       : [];

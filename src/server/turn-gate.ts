@@ -24,6 +24,7 @@ export class TurnGate implements ChannelContext {
   private inFlight = 0;
   private closing = false;
   private drained: (() => void) | undefined;
+  private readonly drainedCallbacks: (() => void | Promise<void>)[] = [];
 
   constructor(options: { agent: Agent; logger: Logger; observer?: TurnObserver }) {
     this.agent = options.agent;
@@ -41,14 +42,8 @@ export class TurnGate implements ChannelContext {
   }
 
   async handleMessage(message: UserMessage): Promise<void> {
-    if (this.closing) throw new AppError({ code: 'SHUTTING_DOWN', message: 'The server is shutting down.' });
-    this.inFlight += 1;
-    this.observer?.turnStarted(message.inputChannel, message.senderId);
-    const started = performance.now();
-    let delivery: Promise<void> = Promise.resolve();
-    let outcome: 'ok' | 'error' = 'error';
-    let failure: unknown;
-    try {
+    await this.track(message.inputChannel, message.senderId, async () => {
+      let delivery: Promise<void> = Promise.resolve();
       await this.agent.handleMessage({
         conversationId: message.senderId,
         text: message.text,
@@ -59,17 +54,39 @@ export class TurnGate implements ChannelContext {
         },
       });
       await delivery;
+    });
+  }
+
+  /**
+   * Runs a turn that an edge drives itself (A2A calls the agent with its own options): counted in
+   * flight and in the metrics, logged, and refused once the server is shutting down.
+   */
+  async track<T>(channel: string, conversationId: string, turn: () => Promise<T>): Promise<T> {
+    if (this.closing) throw new AppError({ code: 'SHUTTING_DOWN', message: 'The server is shutting down.' });
+    this.inFlight += 1;
+    this.observer?.turnStarted(channel, conversationId);
+    const started = performance.now();
+    let outcome: 'ok' | 'error' = 'error';
+    let failure: unknown;
+    try {
+      const result = await turn();
       outcome = 'ok';
+      return result;
     } catch (error) {
       failure = error;
       throw error;
     } finally {
       const seconds = (performance.now() - started) / 1000;
-      this.observer?.turnFinished(message.inputChannel, seconds, outcome);
-      this.logTurn(message, seconds, failure);
+      this.observer?.turnFinished(channel, seconds, outcome);
+      this.logTurn(channel, conversationId, seconds, failure);
       this.inFlight -= 1;
       if (this.inFlight === 0) this.drained?.();
     }
+  }
+
+  /** Runs once a shutdown's running turns are done, before connections close (A2A ends its streams). */
+  onDrained(callback: () => void | Promise<void>): void {
+    this.drainedCallbacks.push(callback);
   }
 
   collectingOutput(
@@ -82,10 +99,10 @@ export class TurnGate implements ChannelContext {
   }
 
   /** One line per turn; a request's id is added by the server's contextual logger. */
-  private logTurn(message: UserMessage, seconds: number, failure: unknown): void {
+  private logTurn(channel: string, conversationId: string, seconds: number, failure: unknown): void {
     const fields = {
-      conversationId: message.senderId,
-      channel: message.inputChannel,
+      conversationId,
+      channel,
       durationMs: Math.round(seconds * 10_000) / 10,
     };
     if (failure === undefined) this.logger.info({ ...fields, outcome: 'ok' }, 'turn.finished');
@@ -102,11 +119,12 @@ export class TurnGate implements ChannelContext {
   }
 
   /** Refuses new turns and resolves once the running ones are done. */
-  drain(): Promise<void> {
+  async drain(): Promise<void> {
     this.closing = true;
-    if (this.inFlight === 0) return Promise.resolve();
-    return new Promise((resolve) => {
-      this.drained = resolve;
-    });
+    if (this.inFlight > 0)
+      await new Promise<void>((resolve) => {
+        this.drained = resolve;
+      });
+    for (const callback of this.drainedCallbacks.splice(0)) await callback();
   }
 }

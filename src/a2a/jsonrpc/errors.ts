@@ -1,8 +1,9 @@
 /**
  * A2aError → JSON-RPC error object and HTTP status, per wire version (spec/a2a.md §2.9): v1.0 carries
  * a google.rpc.ErrorInfo in `data`, v0.3 a free-form object. JSON-RPC errors travel with HTTP 200,
- * except what the transport must signal: a busy context (409), no room for a context (503), a body
- * too large (413), and internal failures (500).
+ * except what the transport must signal: a busy context (409), no room for a context or a server
+ * shutting down (503), a body too large (413), and internal failures (500). -32010 (busy) and
+ * -32012 (shutting down) are Parley's own codes in the implementation-defined range.
  */
 import { A2aError } from '../a2a-error.js';
 import type { A2aErrorReason } from '../a2a-error.js';
@@ -30,11 +31,13 @@ const CODES: Record<A2aErrorReason, number> = {
   MAX_CONTEXTS_REACHED: -32603,
   UNAUTHENTICATED: -32011,
   AUTH_UNAVAILABLE: -32603,
+  SHUTTING_DOWN: -32012,
 };
 
 const HTTP_STATUS: Partial<Record<A2aErrorReason, number>> = {
   CONTEXT_BUSY: 409,
   MAX_CONTEXTS_REACHED: 503,
+  SHUTTING_DOWN: 503,
   REQUEST_TOO_LARGE: 413,
   INTERNAL: 500,
   UNAUTHENTICATED: 401,

@@ -25,13 +25,14 @@ export class SseStream {
     });
     this.response.flushHeaders();
     this.timer = setInterval(() => {
-      if (!this.closed) this.response.write(': keep-alive\n\n');
+      if (!this.isClosed) this.response.write(': keep-alive\n\n');
     }, options.keepAliveMs);
     this.response.on('close', () => this.end());
   }
 
+  /** true once ended here or elsewhere (a shutdown ends open streams before 'close' is emitted) */
   get isClosed(): boolean {
-    return this.closed;
+    return this.closed || this.response.writableEnded;
   }
 
   /** runs when the stream ends, whoever ends it */
@@ -41,12 +42,12 @@ export class SseStream {
   }
 
   send(result: unknown): void {
-    if (this.closed) return;
+    if (this.isClosed) return;
     this.response.write(`data: ${JSON.stringify({ jsonrpc: '2.0', id: this.id, result })}\n\n`);
   }
 
   sendError(error: unknown): void {
-    if (this.closed) return;
+    if (this.isClosed) return;
     this.response.write(`event: error\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: this.id, error })}\n\n`);
   }
 

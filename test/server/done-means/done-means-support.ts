@@ -220,8 +220,15 @@ export function postgresEndpoints(
 
 /** A store on the database a server used, to look at what it stored: the project's SQLite file by default. */
 export function inspectStore(root: string, database?: TestDatabase): SqlTrackerStore {
-  return new SqlTrackerStore({ target: storeTarget(root, database) });
+  // few connections: the PostgreSQL server's 100 are shared with the server under test and other suites
+  return new SqlTrackerStore({
+    target: storeTarget(root, database),
+    limits: { poolSize: INSPECT_POOL_SIZE },
+  });
 }
+
+/** connections of a store that inspects what a server stored (and how many reads to run at once) */
+export const INSPECT_POOL_SIZE = 4;
 
 function storeTarget(root: string, database?: TestDatabase): SqlTarget {
   return database ? postgresTarget(database.url) : sqliteTarget(DEFAULT_SQLITE_FILE, root);
@@ -232,7 +239,7 @@ export async function eventRowCounts(
   root: string,
   database?: TestDatabase,
 ): Promise<Map<string, { rows: number; first: number; last: number }>> {
-  const raw = openKnex(storeTarget(root, database), DEFAULT_LIMITS);
+  const raw = openKnex(storeTarget(root, database), { ...DEFAULT_LIMITS, poolSize: 1 });
   try {
     const rows: { sender_id: string; rows: number | string; first: number; last: number }[] = await raw(
       'events',

@@ -17,6 +17,8 @@ import { TERMINAL_STATES, withHistory } from './tasks/model.js';
 import type { A2aMessage, Task } from './tasks/model.js';
 import { TaskStore } from './tasks/task-store.js';
 import type { TaskListener } from './tasks/task-store.js';
+import { DEFAULT_TASK_LIMITS, TaskRetention } from './tasks/task-retention.js';
+import type { TaskLimits } from './tasks/task-retention.js';
 import type { TurnAdmission } from './turn-admission.js';
 
 export interface SemanticSettings {
@@ -38,6 +40,8 @@ export interface SemanticHandlerOptions {
   readonly newId?: () => string;
   /** the server's door (its TurnGate): turns counted and refused while shutting down */
   readonly admission?: TurnAdmission;
+  /** how many tasks are kept (tests lower it); DEFAULT_TASK_LIMITS otherwise */
+  readonly taskLimits?: TaskLimits;
 }
 
 export interface SendParams {
@@ -73,6 +77,7 @@ export class SemanticHandler {
   private readonly options: SemanticHandlerOptions;
   private readonly newId: () => string;
   private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly retention: TaskRetention;
 
   constructor(options: SemanticHandlerOptions) {
     this.options = options;
@@ -83,7 +88,16 @@ export class SemanticHandler {
       isReserved: (context) => context.taskIds.some((id) => this.isOpen(id)),
       onEvict: (ids) => this.store.remove(ids),
     });
-    this.cache = new MessageCache({ ttlSeconds: options.settings.messageCacheTtlSeconds, now });
+    this.retention = new TaskRetention({
+      store: this.store,
+      contexts: this.contexts,
+      ...(options.taskLimits ? { limits: options.taskLimits } : {}),
+    });
+    this.cache = new MessageCache({
+      ttlSeconds: options.settings.messageCacheTtlSeconds,
+      now,
+      maxEntries: (options.taskLimits ?? DEFAULT_TASK_LIMITS).total,
+    });
     this.runner = new TurnRunner({ ...options, store: this.store, now, newId: this.newId });
   }
 
@@ -259,6 +273,7 @@ export class SemanticHandler {
       history: [message],
       artifacts: [],
     });
+    this.retention.afterCreate(context);
     this.startTimer(taskId);
   }
 

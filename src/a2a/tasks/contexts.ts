@@ -54,6 +54,11 @@ export class Contexts {
     return record;
   }
 
+  /** Forgets a context that has no tasks left (task retention); its conversation stays stored. */
+  forget(id: string): void {
+    this.records.delete(id);
+  }
+
   private makeRoom(): void {
     const cap = this.options.maxContexts;
     if (cap <= 0 || this.records.size < cap) return;

@@ -21,10 +21,13 @@ export class MessageCache<T> {
   private readonly entries = new Map<string, Entry<T>>();
   private readonly ttlMs: number;
   private readonly now: () => number;
+  private readonly maxEntries: number;
 
-  constructor(options: { ttlSeconds: number; now: () => number }) {
+  /** `maxEntries`: the oldest answers are forgotten beyond it, whatever their TTL (memory stays bounded) */
+  constructor(options: { ttlSeconds: number; now: () => number; maxEntries?: number }) {
     this.ttlMs = options.ttlSeconds * 1000;
     this.now = options.now;
+    this.maxEntries = options.maxEntries ?? Number.POSITIVE_INFINITY;
   }
 
   get(contextId: string, messageId: string): CachedAnswer<T> | undefined {
@@ -47,6 +50,10 @@ export class MessageCache<T> {
       this.entries.delete(key);
     }
     this.entries.set(keyOf(contextId, messageId), { expiresAt: now + this.ttlMs, fingerprint, value });
+    for (const key of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries) break;
+      this.entries.delete(key);
+    }
   }
 
   forget(contextId: string, messageId: string): void {

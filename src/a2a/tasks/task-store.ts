@@ -70,7 +70,12 @@ export class TaskStore {
     return found.reverse().sort((a, b) => Date.parse(b.status.timestamp) - Date.parse(a.status.timestamp));
   }
 
-  /** Forgets tasks (their context was evicted). */
+  /** the tasks in the order they were created */
+  oldestFirst(): IterableIterator<Task> {
+    return this.tasks.values();
+  }
+
+  /** Forgets tasks (their context was evicted, or they are beyond the retention limits). */
   remove(ids: Iterable<string>): void {
     for (const id of ids) {
       this.tasks.delete(id);

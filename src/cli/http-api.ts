@@ -5,6 +5,7 @@ import type { Agent } from '../runtime/agent.js';
 import type { Logger } from '../runtime/logger.js';
 import type { MountedRouter } from '../server/app.js';
 import { createHttpApi } from '../server/api/index.js';
+import type { TurnTracker } from '../server/api/index.js';
 import type { ApiAuth } from '../server/auth.js';
 import { commandsFromNlu } from '../understanding/nlu-command-adapter.js';
 
@@ -18,6 +19,8 @@ export function httpApiRouter(options: {
   /** the model archive served (`GET /status` shows its file name and id, as Rasa) */
   readonly model?: { readonly path: string; readonly id: string };
   readonly status?: Readonly<Record<string, unknown>>;
+  /** the server's turn gate, through which trigger_intent's turns run */
+  readonly turns?: TurnTracker;
 }): { mounted: MountedRouter; summary: string } {
   const router = createHttpApi({
     agent: options.agent,
@@ -28,6 +31,7 @@ export function httpApiRouter(options: {
     channels: options.channels,
     ...(options.model ? { model: { file: basename(options.model.path), id: options.model.id } } : {}),
     ...(options.status ? { status: options.status } : {}),
+    ...(options.turns ? { turns: options.turns } : {}),
   });
   return { mounted: { path: '/', router }, summary: `http api: on (${options.auth.describe()})` };
 }

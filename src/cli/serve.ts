@@ -135,6 +135,7 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
           channels,
           logger: requestLog.logger,
           auth: apiAuth,
+          turns: gate,
           model: { path: model.modelPath, id: model.metadata.modelId },
           status: {
             understanding: understanding.kind,

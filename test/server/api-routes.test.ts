@@ -225,6 +225,17 @@ describe('HTTP API routes (parley run --enable-api)', function () {
       expect((response.json as Json)['messages']).to.deep.equal(sent);
     });
 
+    it("runs its turn through the server's turn gate: counted in the turn metrics as channel http_api", async () => {
+      const count = async () => {
+        const metrics = await api.request('GET', '/metrics');
+        const line = /^parley_turns_total\{channel="http_api",outcome="ok"\} (\d+)$/m.exec(metrics.text);
+        return Number(line?.[1] ?? 0);
+      };
+      const before = await count();
+      await api.request('POST', '/conversations/t5/trigger_intent', { body: { name: 'greet' } });
+      expect(await count()).to.equal(before + 1);
+    });
+
     it('answers 404 NotFound for an intent the domain does not have, 400 without a name', async () => {
       const unknown = await api.request('POST', '/conversations/t4/trigger_intent', {
         body: { name: 'fly' },

@@ -37,6 +37,15 @@ export interface HttpApiOptions {
   readonly model?: ModelInfo;
   /** Parley's own fields added to `GET /status` (understanding, stores, ...) */
   readonly status?: Readonly<Record<string, unknown>>;
+  /**
+   * Runs the turns the API drives (trigger_intent) through the server's turn gate: counted in flight
+   * for a graceful shutdown and in the metrics, refused once the server is shutting down.
+   */
+  readonly turns?: TurnTracker;
+}
+
+export interface TurnTracker {
+  track<T>(channel: string, conversationId: string, turn: () => Promise<T>): Promise<T>;
 }
 
 /** What every route group receives: the options and the auth guard built from them. */

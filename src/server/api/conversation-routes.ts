@@ -15,6 +15,9 @@ import { conversationIdOf, requireObjectBody, verbosityParam } from './params.js
 /** Rasa's prefix for the text of a user message triggered from outside (`UserUttered.create_external`). */
 const EXTERNAL_MESSAGE_PREFIX = 'EXTERNAL: ';
 
+/** the channel label of the turns the API runs, in metrics and turn logs */
+const API_CHANNEL = 'http_api';
+
 /** Logging a user message, triggering an intent, and predicting the next action. */
 export function conversationRoutes(router: Router, context: ApiContext): void {
   const { agent, guard } = context;
@@ -68,15 +71,18 @@ export function conversationRoutes(router: Router, context: ApiContext): void {
       const channel = before.latestInputChannel;
       const output = outputChannelFor(request, { channels: context.channels, latestInputChannel: channel });
       const delivery = deliveryTo(output, id);
-      await agent.handleMessage({
-        conversationId: id,
-        text: `${EXTERNAL_MESSAGE_PREFIX}${name}`,
-        ...(channel ? { inputChannel: channel } : {}),
-        metadata: { is_external: true },
-        commandGenerator: intentUnderstanding(name, entities, context.intentCommands),
-        onBotMessage: (event) => delivery.send(event),
-      });
-      await delivery.done();
+      const turn = async () => {
+        await agent.handleMessage({
+          conversationId: id,
+          text: `${EXTERNAL_MESSAGE_PREFIX}${name}`,
+          ...(channel ? { inputChannel: channel } : {}),
+          metadata: { is_external: true },
+          commandGenerator: intentUnderstanding(name, entities, context.intentCommands),
+          onBotMessage: (event) => delivery.send(event),
+        });
+        await delivery.done();
+      };
+      await (context.turns ? context.turns.track(API_CHANNEL, id, turn) : turn());
       const { events, state } = await agent.load(id);
       const messages = collectedMessages(output);
       response.json({

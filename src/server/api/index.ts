@@ -5,7 +5,7 @@ import { conversationRoutes } from './conversation-routes.js';
 import { infoRoutes } from './info-routes.js';
 import { trackerRoutes } from './tracker-routes.js';
 
-export type { HttpApiOptions, IntentCommands, ModelInfo } from './context.js';
+export type { HttpApiOptions, IntentCommands, ModelInfo, TurnTracker } from './context.js';
 
 /**
  * Rasa's HTTP API (`--enable-api`) as one router for the server's root: every route but `GET /version`

@@ -18,12 +18,6 @@ export class OpenStreams {
     next();
   };
 
-  get size(): number {
-    let count = 0;
-    for (const response of this.responses) if (isOpenStream(response)) count += 1;
-    return count;
-  }
-
   /** Ends every open event stream; other answers (still being written) are left alone. */
   endAll(): void {
     for (const response of this.responses) {

@@ -94,7 +94,15 @@ describe('A2A busy contexts and task timeout', function () {
     const busy = await rpc(server.baseUrl, send('hello', { contextId: timedOut.contextId }));
     expect(busy.status).to.equal(409);
     // once the action answered, the dialogue holds its message and the context takes messages again
-    await sleep(3_000 - (Date.now() - started) + 300);
+    await sleep(3_000 - (Date.now() - started));
+    let next = await rpc(server.baseUrl, send('send money to Anna', { contextId: timedOut.contextId }));
+    for (let waited = 0; next.status === 409 && waited < 10_000; waited += 100) {
+      await sleep(100);
+      next = await rpc(server.baseUrl, send('send money to Anna', { contextId: timedOut.contextId }));
+    }
+    const task = next.body['result'] as V03Task;
+    expect(task.status.state).to.equal('input-required');
+    expect(statusData(task)['awaiting']).to.deep.equal({ slot: 'recipient', flow_id: 'transfer_money' });
     expect(await stateOf(server, timedOut.id)).to.equal('failed');
     const tracker = (await (
       await fetch(`${server.baseUrl}/conversations/${timedOut.contextId}/tracker`)
@@ -102,9 +110,6 @@ describe('A2A busy contexts and task timeout', function () {
     const said = tracker.events.flatMap((event) => (event.event === 'bot' ? [event.text] : []));
     expect(said).to.include('Slow work done.');
     expect(actions.calls.get('action_slow')).to.equal(before + 1);
-    const next = await result(server, send('send money to Anna', { contextId: timedOut.contextId }));
-    expect(next.status.state).to.equal('input-required');
-    expect(statusData(next)['awaiting']).to.deep.equal({ slot: 'recipient', flow_id: 'transfer_money' });
   });
 });
 
@@ -169,14 +174,16 @@ describe('A2A streams: keep-alives and resubscribe to a running task', function 
   });
 
   it('a quiet stream gets a keep-alive comment every interval', async () => {
+    const started = Date.now();
     const response = await fetch(`${server.baseUrl}/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(send('/slow', {}, { method: 'message/stream' })),
     });
     const { events, comments } = await readSse(response);
-    // 1.2 s quiet at one comment per 100 ms; a loaded machine may fire fewer
-    expect(comments).to.be.within(5, 13);
+    const elapsed = Date.now() - started;
+    // at least 1.2 s quiet at one comment per 100 ms; a loaded machine may fire fewer, never more
+    expect(comments).to.be.within(5, Math.ceil(elapsed / 100));
     const last = events[events.length - 1]?.['result'] as { final: boolean; status: { state: string } };
     expect(last.final).to.equal(true);
     expect(last.status.state).to.equal('input-required');

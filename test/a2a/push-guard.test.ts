@@ -35,11 +35,35 @@ function recordingLogger(
 }
 
 describe('A2A push: the URL guard', () => {
-  it('refuses every URL when no host is allowed, saying so', async () => {
-    const message = await refusal(() =>
-      new UrlGuard({ allowedHosts: [] }).checkUrl('https://hooks.example.com/'),
-    );
-    expect(message).to.match(/no push_notification_allowed_hosts/);
+  it('without an allow-list accepts any host, but only at public addresses', async () => {
+    const guard = new UrlGuard({
+      allowedHosts: [],
+      resolve: dns({
+        'hooks.example.com': ['93.184.216.34'],
+        'inside.example.com': ['10.0.0.5'],
+        localhost: ['127.0.0.1', '::1'],
+      }),
+    });
+    const resolved = async (raw: string) => guard.resolve(guard.checkUrl(raw));
+    expect(await resolved('https://hooks.example.com/hook')).to.deep.equal({
+      address: '93.184.216.34',
+      family: 4,
+    });
+    expect(await resolved('http://8.8.8.8:8080/')).to.deep.equal({ address: '8.8.8.8', family: 4 });
+    for (const url of [
+      'https://inside.example.com/',
+      'http://localhost:9/',
+      'http://127.0.0.1/',
+      'http://2130706433/',
+      'http://0177.0.0.1/',
+      'http://[::1]/',
+      'http://[::ffff:127.0.0.1]/',
+      'http://169.254.169.254/latest/meta-data',
+    ])
+      expect(await refusal(() => resolved(url))).to.match(/not a public address/);
+    // the form checks still apply
+    expect(await refusal(() => guard.checkUrl('file:///etc/passwd'))).to.match(/http or https/);
+    expect(await refusal(() => guard.checkUrl('https://u:p@hooks.example.com/'))).to.match(/credentials/);
   });
 
   it('refuses schemes other than http(s), credentials in the URL and hosts not listed', async () => {

@@ -160,6 +160,30 @@ describe('A2A push notifications on the JSON-RPC endpoint', function () {
   });
 });
 
+describe('A2A push notifications without an allow-list', function () {
+  this.timeout(60_000);
+  let server: ParleyServer;
+  before(async () => {
+    server = await startRpcServer({ a2a: 'push_notifications_enabled: true' });
+  });
+  after(() => server.close());
+
+  it('refuses loopback and private callbacks with -32602, the allow-list being absent', async () => {
+    const task = resultOf(await rpc(server.baseUrl, v03Send('send money to Anna')));
+    for (const url of ['http://127.0.0.1:9/hook', 'http://localhost:9/hook', 'http://10.1.2.3/hook']) {
+      const answer = await rpc(server.baseUrl, {
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'tasks/pushNotificationConfig/set',
+        params: { taskId: task['id'], pushNotificationConfig: { url } },
+      });
+      const error = answer.body['error'] as Json;
+      expect(error['code'], url).to.equal(-32602);
+      expect(error['message'], url).to.match(/not a public address/);
+    }
+  });
+});
+
 describe('A2A push notifications switched off', function () {
   this.timeout(60_000);
   let server: ParleyServer;

@@ -1,8 +1,8 @@
 /**
  * Where push notifications may go (SSRF guard). A callback URL must be http(s) without credentials, its
- * host must match `push_notification_allowed_hosts` (an exact host, or `*.example.com` for the
- * subdomains of example.com; none configured refuses every URL), and every address its name resolves
- * to must be public: loopback, private, CGNAT, link-local (cloud metadata), multicast, reserved,
+ * host must match `push_notification_allowed_hosts` when one is set (an exact host, or `*.example.com`
+ * for the subdomains of example.com; none configured accepts any host), and every address its name
+ * resolves to must be public: loopback, private, CGNAT, link-local (cloud metadata), multicast, reserved,
  * IPv4-mapped and NAT64 addresses are refused. Only an exact entry allows non-public addresses: an
  * operator who lists `127.0.0.1` or `hooks.internal` by name means it; a wildcard never does. URL
  * parsing normalises decimal, octal and hex IPv4 spellings (`2130706433`, `0177.0.0.1`) first. The
@@ -100,11 +100,8 @@ export class UrlGuard {
       throw refused(`The push notification URL must be http or https, not ${url.protocol}`);
     if (url.username !== '' || url.password !== '')
       throw refused('The push notification URL must not carry credentials; use authentication instead.');
-    if (this.allowedHosts.length === 0)
-      throw refused(
-        'This agent has no push_notification_allowed_hosts: it sends push notifications to no host.',
-      );
-    if (this.match(hostOf(url)) === undefined)
+    // without an allow-list any host may receive, but only at public addresses (see resolve)
+    if (this.allowedHosts.length > 0 && this.match(hostOf(url)) === undefined)
       throw refused(`The host ${hostOf(url)} is not in this agent's push_notification_allowed_hosts.`);
     return url;
   }

@@ -53,6 +53,7 @@ export class PostgresLockStore implements LockStore {
       busyTimeoutMs: 0,
       silenceTimeoutMs: 0,
       connectTimeoutMs: options.connectTimeoutMs ?? 5000,
+      poolWaitMs: 0,
     };
     this.pool = new pg.Pool({
       ...postgresConnection(options.target.url, undefined, limits),

@@ -19,8 +19,13 @@ import type { SqlTarget, SqliteTarget } from './sql-target.js';
 export interface ConnectionLimits {
   /** PostgreSQL pool size (Rasa reads SQL_POOL_SIZE; its default is 50) */
   readonly poolSize: number;
-  /** how long to wait for a new connection, or for a free one from the pool */
+  /** how long to wait for a new connection to open */
   readonly connectTimeoutMs: number;
+  /**
+   * how long a statement may wait for a free connection of a busy pool; a connection that cannot be
+   * opened fails the waiting statement at once (knex propagates the error), whatever this says
+   */
+  readonly poolWaitMs: number;
   /** SQLite: how long to wait for another process's write to finish */
   readonly busyTimeoutMs: number;
   /**
@@ -33,6 +38,7 @@ export interface ConnectionLimits {
 export const DEFAULT_LIMITS: ConnectionLimits = {
   poolSize: 20,
   connectTimeoutMs: 5000,
+  poolWaitMs: 30_000,
   busyTimeoutMs: 5000,
   silenceTimeoutMs: 5000,
 };
@@ -67,7 +73,7 @@ export function openKnex(target: SqlTarget, limits: ConnectionLimits, logger = S
     log,
     client: 'pg',
     connection: postgresConnection(target.url, target.schema, limits),
-    acquireConnectionTimeout: limits.connectTimeoutMs,
+    acquireConnectionTimeout: limits.poolWaitMs,
     pool: {
       min: 0,
       max: limits.poolSize,

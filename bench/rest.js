@@ -42,26 +42,21 @@ async function load({ url, connections, duration, prefix, check }) {
     url,
     connections,
     duration,
-    requests: [
-      {
-        method: 'POST',
-        path: WEBHOOK,
-        headers: { 'content-type': 'application/json' },
-        setupRequest(request, context) {
-          if (context.id === undefined || context.turn >= TURNS_PER_CONVERSATION) {
-            context.id = `${prefix}-${conversations++}`;
-            context.turn = 0;
-          }
-          context.expected = EXPECTED[context.turn % 2];
-          request.body = JSON.stringify({ sender: context.id, message: CYCLE[context.turn % 2] });
-          context.turn += 1;
-          return request;
-        },
-        onResponse(status, body, context) {
-          if (check && status === 200 && !body.includes(context.expected)) wrong += 1;
-        },
+    // one entry per turn: autocannon keeps a connection's context across the entries of `requests` and
+    // resets it when it loops back to the first, so each loop is one conversation of TURNS_PER_CONVERSATION
+    requests: Array.from({ length: TURNS_PER_CONVERSATION }, (_, turn) => ({
+      method: 'POST',
+      path: WEBHOOK,
+      headers: { 'content-type': 'application/json' },
+      setupRequest(request, context) {
+        if (turn === 0) context.id = `${prefix}-${conversations++}`;
+        request.body = JSON.stringify({ sender: context.id, message: CYCLE[turn % 2] });
+        return request;
       },
-    ],
+      onResponse(status, body) {
+        if (check && status === 200 && !body.includes(EXPECTED[turn % 2])) wrong += 1;
+      },
+    })),
   });
   return {
     requests: result.requests.total,

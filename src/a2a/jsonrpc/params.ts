@@ -1,5 +1,6 @@
 /** Small readers for JSON-RPC params shared by both wire versions; problems are INVALID_PARAMS. */
 import { invalidParams } from '../a2a-error.js';
+import type { A2aMessage, Part } from '../tasks/model.js';
 
 export type Json = Record<string, unknown>;
 
@@ -47,4 +48,36 @@ export function optionalStrings(value: unknown, field: string): string[] | undef
   if (!Array.isArray(value) || value.some((item) => typeof item !== 'string'))
     throw invalidParams(`${field} must be a list of strings`, field);
   return value as string[];
+}
+
+/**
+ * A client's message in either wire: the role must be the wire's user role, `parts` a non-empty list
+ * read by the wire's part reader; empty metadata and reference lists are dropped.
+ */
+export function readUserMessage(
+  value: unknown,
+  wire: { readonly userRole: string; readonly readPart: (value: unknown, path: string) => Part },
+): A2aMessage {
+  const message = record(value, 'message');
+  if (message['role'] !== wire.userRole)
+    throw invalidParams(
+      `message.role must be '${wire.userRole}': a client sends user messages`,
+      'message.role',
+    );
+  const parts = message['parts'];
+  if (!Array.isArray(parts) || parts.length === 0)
+    throw invalidParams('message.parts must be a non-empty list', 'message.parts');
+  const contextId = optionalText(message['contextId'], 'message.contextId');
+  const taskId = optionalText(message['taskId'], 'message.taskId');
+  const metadata = optionalRecord(message['metadata'], 'message.metadata');
+  const references = optionalStrings(message['referenceTaskIds'], 'message.referenceTaskIds');
+  return {
+    messageId: text(message['messageId'], 'message.messageId'),
+    role: 'user',
+    parts: parts.map((part, index) => wire.readPart(part, `message.parts[${index}]`)),
+    ...(contextId ? { contextId } : {}),
+    ...(taskId ? { taskId } : {}),
+    ...(metadata && Object.keys(metadata).length > 0 ? { metadata } : {}),
+    ...(references && references.length > 0 ? { referenceTaskIds: references } : {}),
+  };
 }

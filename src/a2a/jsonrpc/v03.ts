@@ -10,8 +10,7 @@ import {
   optionalBoolean,
   optionalCount,
   optionalRecord,
-  optionalStrings,
-  optionalText,
+  readUserMessage,
   record,
   text,
 } from './params.js';
@@ -46,27 +45,10 @@ export const V03_CODEC: WireCodec = {
 };
 
 function readMessage(value: unknown): A2aMessage {
-  const message = record(value, 'message');
-  if (message['kind'] !== undefined && message['kind'] !== 'message')
+  const kind = isRecord(value) ? value['kind'] : undefined;
+  if (kind !== undefined && kind !== 'message')
     throw invalidParams("message.kind must be 'message'", 'message.kind');
-  if (message['role'] !== 'user')
-    throw invalidParams("message.role must be 'user': a client sends user messages", 'message.role');
-  const parts = message['parts'];
-  if (!Array.isArray(parts) || parts.length === 0)
-    throw invalidParams('message.parts must be a non-empty list', 'message.parts');
-  const contextId = optionalText(message['contextId'], 'message.contextId');
-  const taskId = optionalText(message['taskId'], 'message.taskId');
-  const metadata = optionalRecord(message['metadata'], 'message.metadata');
-  const references = optionalStrings(message['referenceTaskIds'], 'message.referenceTaskIds');
-  return {
-    messageId: text(message['messageId'], 'message.messageId'),
-    role: 'user',
-    parts: parts.map((part, index) => readPart(part, `message.parts[${index}]`)),
-    ...(contextId ? { contextId } : {}),
-    ...(taskId ? { taskId } : {}),
-    ...(metadata ? { metadata } : {}),
-    ...(references ? { referenceTaskIds: references } : {}),
-  };
+  return readUserMessage(value, { userRole: 'user', readPart });
 }
 
 function readPart(value: unknown, field: string): Part {

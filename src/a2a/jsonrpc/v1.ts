@@ -10,7 +10,7 @@ import {
   optionalBoolean,
   optionalCount,
   optionalRecord,
-  optionalStrings,
+  readUserMessage,
   optionalText,
   record,
   text,
@@ -104,25 +104,7 @@ function stateOf(name: string): TaskState {
 }
 
 function readMessage(value: unknown): A2aMessage {
-  const message = record(value, 'message');
-  if (message['role'] !== 'ROLE_USER')
-    throw invalidParams("message.role must be 'ROLE_USER': a client sends user messages", 'message.role');
-  const parts = message['parts'];
-  if (!Array.isArray(parts) || parts.length === 0)
-    throw invalidParams('message.parts must be a non-empty list', 'message.parts');
-  const contextId = optionalText(message['contextId'], 'message.contextId');
-  const taskId = optionalText(message['taskId'], 'message.taskId');
-  const metadata = optionalRecord(message['metadata'], 'message.metadata');
-  const references = optionalStrings(message['referenceTaskIds'], 'message.referenceTaskIds');
-  return {
-    messageId: text(message['messageId'], 'message.messageId'),
-    role: 'user',
-    parts: parts.map((part, index) => readPart(part, `message.parts[${index}]`)),
-    ...(contextId ? { contextId } : {}),
-    ...(taskId ? { taskId } : {}),
-    ...(metadata && Object.keys(metadata).length > 0 ? { metadata } : {}),
-    ...(references && references.length > 0 ? { referenceTaskIds: references } : {}),
-  };
+  return readUserMessage(value, { userRole: 'ROLE_USER', readPart });
 }
 
 function readPart(value: unknown, field: string): Part {

@@ -59,13 +59,23 @@ export class ConfigFields {
     return undefined;
   }
 
-  wholeNumber(key: string, code: DiagnosticCode, maximum = Number.MAX_SAFE_INTEGER): number | undefined {
+  wholeNumber(
+    key: string,
+    code: DiagnosticCode,
+    maximum = Number.MAX_SAFE_INTEGER,
+    minimum = 0,
+  ): number | undefined {
     if (!this.has(key)) return undefined;
     const value = this.raw[key];
     const parsed = typeof value === 'string' && WHOLE_NUMBER.test(value) ? Number(value) : value;
-    if (typeof parsed === 'number' && Number.isInteger(parsed) && parsed >= 0 && parsed <= maximum)
+    if (typeof parsed === 'number' && Number.isInteger(parsed) && parsed >= minimum && parsed <= maximum)
       return parsed;
-    const range = maximum === Number.MAX_SAFE_INTEGER ? '(0 or more)' : `from 0 to ${maximum}`;
+    const range =
+      maximum !== Number.MAX_SAFE_INTEGER
+        ? `from ${minimum} to ${maximum}`
+        : minimum > 0
+          ? `of at least ${minimum}`
+          : '(0 or more)';
     this.problem(code, key, `must be a whole number ${range}`);
     return undefined;
   }

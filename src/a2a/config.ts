@@ -10,6 +10,7 @@ import {
   A2A_SERVER_KEYS,
   HOST_PATTERN,
   MAX_TIMEOUT_SECONDS,
+  MIN_BYTE_LIMIT,
   PUBLIC_URL_PATTERN,
 } from '../core/a2a-server-rules.js';
 import { AppError } from '../core/errors.js';
@@ -44,6 +45,21 @@ export interface A2aServerConfig {
   /** lower-cased host names; `*.example.com` allows the subdomains of example.com */
   readonly pushNotificationAllowedHosts: readonly string[];
   readonly auth?: A2aAuthConfig;
+  /** Rasa's mapping (the contextId is the sender id as it is) instead of `a2a:<caller>:<contextId>` */
+  readonly contextIdAsSenderId: boolean;
+  readonly limits: A2aByteLimits;
+}
+
+/** the byte limits of A2A state in memory (docs/security.md) */
+export interface A2aByteLimits {
+  /** one message as JSON (parts and metadata) */
+  readonly maxMessageBytes: number;
+  /** a task's history; the oldest messages are dropped beyond it */
+  readonly maxTaskHistoryBytes: number;
+  /** the tasks of one context; its oldest finished tasks are forgotten beyond it */
+  readonly maxContextBytes: number;
+  /** every task in memory; the oldest finished tasks are forgotten, then waiting ones of the heaviest caller */
+  readonly maxTaskMemoryBytes: number;
 }
 
 export type A2aConfigResult =
@@ -92,6 +108,8 @@ export function readA2aServerConfig(raw: unknown): A2aConfigResult {
       })
       .map((host) => host.toLowerCase()),
     auth: fields.has('auth') ? readAuthConfig(fields.value('auth'), fields.problems) : undefined,
+    contextIdAsSenderId: fields.flag('context_id_as_sender_id', INVALID) ?? A2A_DEFAULTS.contextIdAsSenderId,
+    limits: readByteLimits(fields),
   };
   if (fields.problems.length > 0 || description === undefined)
     return { ok: false, problems: fields.problems };
@@ -103,6 +121,17 @@ export function readA2aServerConfig(raw: unknown): A2aConfigResult {
       url: url === undefined ? undefined : normaliseUrl(url),
     }),
     unknownKeys: fields.unknownKeys(A2A_SERVER_KEYS),
+  };
+}
+
+function readByteLimits(fields: ConfigFields): A2aByteLimits {
+  const bytes = (key: string, fallback: number) =>
+    fields.wholeNumber(key, INVALID, Number.MAX_SAFE_INTEGER, MIN_BYTE_LIMIT) ?? fallback;
+  return {
+    maxMessageBytes: bytes('max_message_bytes', A2A_DEFAULTS.maxMessageBytes),
+    maxTaskHistoryBytes: bytes('max_task_history_bytes', A2A_DEFAULTS.maxTaskHistoryBytes),
+    maxContextBytes: bytes('max_context_bytes', A2A_DEFAULTS.maxContextBytes),
+    maxTaskMemoryBytes: bytes('max_task_memory_bytes', A2A_DEFAULTS.maxTaskMemoryBytes),
   };
 }
 

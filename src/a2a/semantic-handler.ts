@@ -1,22 +1,28 @@
 /**
  * A2A semantics over the dialogue, independent of the wire version: a message runs one turn of the
- * context's conversation (contextId = sender id) inside a task whose state is read from the dialogue
- * afterwards (dialogue-outcome.ts). jsonrpc/ translates requests and results of v0.3 and v1.0 to and
- * from these calls.
+ * context's conversation inside a task whose state is read from the dialogue afterwards
+ * (dialogue-outcome.ts). Everything belongs to a caller (caller.ts): another caller's task is
+ * unknown, and a context's conversation is `a2a:<caller>:<contextId>` (or the contextId itself with
+ * `context_id_as_sender_id`). jsonrpc/ translates requests and results of v0.3 and v1.0 to and from
+ * these calls.
  */
 import { randomUUID } from 'node:crypto';
 import type { CommandGenerator } from '../core/ports.js';
 import type { Agent } from '../runtime/agent.js';
 import type { Logger } from '../runtime/logger.js';
 import { A2aError, invalidParams, taskNotFound } from './a2a-error.js';
+import { conversationIdOf } from './caller.js';
+import type { A2aByteLimits } from './config.js';
 import { failedOutcome, TurnRunner } from './turn-runner.js';
 import { Contexts } from './tasks/contexts.js';
-import type { ContextRecord } from './tasks/contexts.js';
+import type { ContextRecord, EvictionReason } from './tasks/contexts.js';
 import { MessageCache, messageFingerprint } from './tasks/message-cache.js';
 import { TERMINAL_STATES, withHistory } from './tasks/model.js';
 import type { A2aMessage, Task } from './tasks/model.js';
+import { jsonBytes } from './tasks/task-size.js';
 import { TaskStore } from './tasks/task-store.js';
 import type { TaskListener } from './tasks/task-store.js';
+import { TaskTimers } from './tasks/task-timers.js';
 import { DEFAULT_TASK_LIMITS, TaskRetention } from './tasks/task-retention.js';
 import type { TaskLimits } from './tasks/task-retention.js';
 import type { TurnAdmission } from './turn-admission.js';
@@ -28,6 +34,9 @@ export interface SemanticSettings {
   readonly messageCacheTtlSeconds: number;
   /** 0: no cap */
   readonly maxContexts: number;
+  /** Rasa's mapping: the contextId is the conversation's sender id as it is */
+  readonly contextIdAsSenderId?: boolean;
+  readonly limits?: Partial<A2aByteLimits>;
 }
 
 export interface SemanticHandlerOptions {
@@ -40,12 +49,14 @@ export interface SemanticHandlerOptions {
   readonly newId?: () => string;
   /** the server's door (its TurnGate): turns counted and refused while shutting down */
   readonly admission?: TurnAdmission;
-  /** how many tasks are kept (tests lower it); DEFAULT_TASK_LIMITS otherwise */
-  readonly taskLimits?: TaskLimits;
+  /** how many tasks are kept (tests lower it); DEFAULT_TASK_LIMITS and the byte settings otherwise */
+  readonly taskLimits?: Partial<TaskLimits>;
 }
 
 export interface SendParams {
   readonly message: A2aMessage;
+  /** the calling agent (caller.ts) */
+  readonly caller: string;
 }
 
 export interface SendResult {
@@ -60,6 +71,7 @@ export interface SendResult {
 }
 
 export interface ListParams {
+  readonly caller: string;
   readonly contextId?: string;
   readonly state?: Task['status']['state'];
   readonly pageSize: number;
@@ -69,34 +81,50 @@ export interface ListParams {
   readonly includeArtifacts: boolean;
 }
 
+export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024;
+
 export class SemanticHandler {
-  readonly store = new TaskStore();
+  readonly store: TaskStore;
   private readonly contexts: Contexts;
   private readonly cache: MessageCache<Promise<Task>>;
   private readonly runner: TurnRunner;
   private readonly options: SemanticHandlerOptions;
   private readonly newId: () => string;
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly timers: TaskTimers;
   private readonly retention: TaskRetention;
+  private readonly maxMessageBytes: number;
 
   constructor(options: SemanticHandlerOptions) {
     this.options = options;
+    const { settings } = options;
     const now = options.now ?? Date.now;
     this.newId = options.newId ?? randomUUID;
+    this.maxMessageBytes = settings.limits?.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.store = new TaskStore({
+      ...(settings.limits?.maxTaskHistoryBytes
+        ? { maxHistoryBytes: settings.limits.maxTaskHistoryBytes }
+        : {}),
+    });
+    this.timers = new TaskTimers(settings.taskTimeoutSeconds);
+    this.store.onRemoved((ids) => this.timers.stop(ids));
     this.contexts = new Contexts({
-      maxContexts: options.settings.maxContexts,
+      maxContexts: settings.maxContexts,
       isReserved: (context) => context.taskIds.some((id) => this.isOpen(id)),
-      onEvict: (ids) => this.store.remove(ids),
+      onEvict: (context, reason) => this.evicted(context, reason),
     });
     this.retention = new TaskRetention({
       store: this.store,
       contexts: this.contexts,
-      ...(options.taskLimits ? { limits: options.taskLimits } : {}),
+      limits: taskLimits(settings, options.taskLimits),
+      evict: (context) => {
+        this.contexts.forget(context.key);
+        this.evicted(context, 'memory');
+      },
     });
     this.cache = new MessageCache({
-      ttlSeconds: options.settings.messageCacheTtlSeconds,
+      ttlSeconds: settings.messageCacheTtlSeconds,
       now,
-      maxEntries: (options.taskLimits ?? DEFAULT_TASK_LIMITS).total,
+      maxEntries: options.taskLimits?.total ?? DEFAULT_TASK_LIMITS.total,
     });
     this.runner = new TurnRunner({ ...options, store: this.store, now, newId: this.newId });
   }
@@ -106,12 +134,14 @@ export class SemanticHandler {
    * (streaming); it is subscribed before anything is published.
    */
   async sendMessage(params: SendParams, listener?: TaskListener): Promise<SendResult> {
-    const message = params.message;
+    const { message, caller } = params;
+    this.refuseOversized(message);
     const fingerprint = messageFingerprint(message);
     // a retry is recognised before the task's state is checked: the retried message may have ended it
     const knownContext =
-      message.contextId ?? (message.taskId ? this.store.get(message.taskId)?.contextId : undefined);
-    const cached = knownContext === undefined ? undefined : this.cache.get(knownContext, message.messageId);
+      message.contextId ?? (message.taskId ? this.store.owned(message.taskId, caller)?.contextId : undefined);
+    const replay = knownContext === undefined ? undefined : this.replayScope(caller, knownContext);
+    const cached = replay === undefined ? undefined : this.cache.get(replay, message.messageId);
     if (cached) {
       if (cached.fingerprint !== fingerprint)
         throw invalidParams(
@@ -122,15 +152,9 @@ export class SemanticHandler {
       return { task, done: Promise.resolve(task), replayed: true, unsubscribe: () => undefined };
     }
     this.refuseWhenClosing();
-    const existing = message.taskId ? this.continuable(message) : undefined;
+    const existing = message.taskId ? this.continuable(message, caller) : undefined;
     const contextId = message.contextId ?? existing?.contextId ?? this.newId();
-    if (this.contexts.get(contextId)?.running)
-      throw new A2aError({
-        reason: 'CONTEXT_BUSY',
-        message: `Context ${contextId} is still handling an earlier message; send this one when that answer arrived.`,
-        metadata: { contextId },
-      });
-    const context = this.contexts.open(contextId);
+    const context = this.openContext(caller, contextId);
     const received: A2aMessage = { ...message, contextId, taskId: existing?.id ?? this.newId() };
     const taskId = received.taskId as string;
     const unsubscribe = listener ? this.store.subscribe(taskId, listener) : undefined;
@@ -142,18 +166,11 @@ export class SemanticHandler {
       unsubscribe?.();
       throw error;
     }
+    this.retention.afterChange(context);
     const turn = this.runner.run(context, received);
     const done = this.settled(taskId, turn);
-    // the context stays busy until the turn is over, even when the task ended before (timeout, cancel)
-    const running = turn.then(
-      () => undefined,
-      () => undefined,
-    );
-    context.running = running;
-    void running.then(() => {
-      if (context.running === running) context.running = undefined;
-    });
-    this.cache.set(contextId, message.messageId, fingerprint, done);
+    this.markRunning(context, turn);
+    this.cache.set(this.replayScope(caller, contextId), message.messageId, fingerprint, done);
     return {
       task: this.store.get(taskId) as Task,
       done,
@@ -162,19 +179,16 @@ export class SemanticHandler {
     };
   }
 
-  getTask(id: string, historyLength?: number): Task {
-    const task = this.store.get(id);
-    if (!task) throw taskNotFound(id);
-    return withHistory(task, historyLength);
+  getTask(id: string, caller: string, historyLength?: number): Task {
+    return withHistory(this.ownedTask(id, caller), historyLength);
   }
 
   /**
    * Cancels a task that is running or waiting for input, and the flow in the dialogue: a running turn
    * is not waited for (the task is canceled at once; the flow is cancelled once the turn is over).
    */
-  async cancelTask(id: string): Promise<Task> {
-    const task = this.store.get(id);
-    if (!task) throw taskNotFound(id);
+  async cancelTask(id: string, caller: string): Promise<Task> {
+    const task = this.ownedTask(id, caller);
     if (task.status.state === 'canceled') return task;
     if (TERMINAL_STATES.has(task.status.state))
       throw new A2aError({
@@ -183,17 +197,15 @@ export class SemanticHandler {
         metadata: { taskId: id, state: task.status.state },
       });
     this.refuseWhenClosing();
-    const context = this.contexts.open(task.contextId);
-    const wasRunning = context.running;
-    const cancelling = (wasRunning ?? Promise.resolve()).then(() => this.runner.cancelFlow(task));
-    const settled = cancelling.then(
-      () => undefined,
-      () => undefined,
-    );
-    context.running = settled;
-    void settled.then(() => {
-      if (context.running === settled) context.running = undefined;
+    const context = this.contexts.open(this.conversationOf(caller, task.contextId), {
+      contextId: task.contextId,
+      owner: caller,
     });
+    const wasRunning = context.running;
+    const cancelling = (wasRunning ?? Promise.resolve()).then(() =>
+      this.runner.cancelFlow(task, context.key),
+    );
+    this.markRunning(context, cancelling);
     if (wasRunning)
       this.runner.finish(task, { state: 'canceled', data: { cancel: { by: 'orchestrator' } } }, []);
     else await cancelling;
@@ -201,9 +213,8 @@ export class SemanticHandler {
   }
 
   /** The task now and its next events; refused for a task that will change no more. */
-  subscribe(id: string, listener: TaskListener): { task: Task; unsubscribe: () => void } {
-    const task = this.store.get(id);
-    if (!task) throw taskNotFound(id);
+  subscribe(id: string, caller: string, listener: TaskListener): { task: Task; unsubscribe: () => void } {
+    const task = this.ownedTask(id, caller);
     if (TERMINAL_STATES.has(task.status.state))
       throw new A2aError({
         reason: 'UNSUPPORTED_OPERATION',
@@ -213,8 +224,10 @@ export class SemanticHandler {
     return { task, unsubscribe: this.store.subscribe(id, listener) };
   }
 
+  /** The caller's own tasks, newest status first. */
   listTasks(params: ListParams): { tasks: Task[]; nextPageToken: string; totalSize: number } {
     const all = this.store.list({
+      owner: params.caller,
       ...(params.contextId !== undefined ? { contextId: params.contextId } : {}),
       ...(params.state !== undefined ? { state: params.state } : {}),
       ...(params.statusAfter !== undefined ? { statusAfter: params.statusAfter } : {}),
@@ -230,16 +243,77 @@ export class SemanticHandler {
     return { tasks: page, nextPageToken: next < all.length ? String(next) : '', totalSize: all.length };
   }
 
-  /** Stops the task timers (server shutdown). */
-  close(): void {
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    this.timers.clear();
+  /** what is held in memory, for /metrics */
+  stats(): { contexts: number; tasks: number; taskBytes: number } {
+    return { contexts: this.contexts.size, tasks: this.store.size, taskBytes: this.store.totalBytes };
   }
 
-  private continuable(message: A2aMessage): Task {
-    const id = message.taskId as string;
-    const task = this.store.get(id);
+  /** Stops the task timers (server shutdown). */
+  close(): void {
+    this.timers.close();
+  }
+
+  private ownedTask(id: string, caller: string): Task {
+    const task = this.store.owned(id, caller);
     if (!task) throw taskNotFound(id);
+    return task;
+  }
+
+  private conversationOf(caller: string, contextId: string): string {
+    return conversationIdOf(
+      caller,
+      contextId,
+      this.options.settings.contextIdAsSenderId ? 'context_id' : 'namespaced',
+    );
+  }
+
+  /** where a messageId is unique: the caller's context (with Rasa's mapping contexts are shared) */
+  private replayScope(caller: string, contextId: string): string {
+    return `${caller}\u0000${this.conversationOf(caller, contextId)}`;
+  }
+
+  private openContext(caller: string, contextId: string): ContextRecord {
+    const key = this.conversationOf(caller, contextId);
+    const current = this.contexts.get(key);
+    // only with context_id_as_sender_id can two callers name the same conversation
+    if (current && current.owner !== caller)
+      throw invalidParams(`Context ${contextId} belongs to another caller.`, 'message.contextId');
+    if (current?.running)
+      throw new A2aError({
+        reason: 'CONTEXT_BUSY',
+        message: `Context ${contextId} is still handling an earlier message; send this one when that answer arrived.`,
+        metadata: { contextId },
+      });
+    return this.contexts.open(key, { contextId, owner: caller });
+  }
+
+  /** the context stays busy until `work` is over, even when the task ended before (timeout, cancel) */
+  private markRunning(context: ContextRecord, work: Promise<unknown>): void {
+    const running = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    context.running = running;
+    void running.then(() => {
+      if (context.running !== running) return;
+      context.running = undefined;
+      this.retention.afterChange(context);
+    });
+  }
+
+  private refuseOversized(message: A2aMessage): void {
+    const bytes = jsonBytes({ parts: message.parts, metadata: message.metadata ?? null });
+    if (bytes <= this.maxMessageBytes) return;
+    throw new A2aError({
+      reason: 'INVALID_PARAMS',
+      message: `The message is ${bytes} bytes; this agent accepts messages of at most ${this.maxMessageBytes} bytes.`,
+      metadata: { field: 'message', limitBytes: String(this.maxMessageBytes) },
+    });
+  }
+
+  private continuable(message: A2aMessage, caller: string): Task {
+    const id = message.taskId as string;
+    const task = this.ownedTask(id, caller);
     if (message.contextId !== undefined && message.contextId !== task.contextId)
       throw invalidParams(
         `Task ${id} belongs to another context than ${message.contextId}.`,
@@ -257,38 +331,47 @@ export class SemanticHandler {
   /** A new task; earlier tasks of the context still waiting for input are closed (superseded). */
   private startTask(context: ContextRecord, message: A2aMessage): void {
     const taskId = message.taskId as string;
-    for (const earlier of context.taskIds.filter((id) => this.isOpen(id))) {
-      const task = this.store.get(earlier) as Task;
+    for (const earlier of context.taskIds.filter((id) => this.isOpen(id)))
       this.runner.finish(
-        task,
+        this.store.get(earlier) as Task,
         { state: 'canceled', data: { cancel: { by: 'superseded', task_id: taskId } } },
         [],
       );
-    }
     context.taskIds.push(taskId);
-    this.store.create({
-      id: taskId,
-      contextId: context.id,
-      status: { state: 'submitted', timestamp: this.runner.timestamp() },
-      history: [message],
-      artifacts: [],
-    });
-    this.retention.afterCreate(context);
-    this.startTimer(taskId);
+    this.store.create(
+      {
+        id: taskId,
+        contextId: context.contextId,
+        status: { state: 'submitted', timestamp: this.runner.timestamp() },
+        history: [message],
+        artifacts: [],
+      },
+      { owner: context.owner, contextKey: context.key },
+    );
+    this.timers.start(taskId, (seconds) => this.timedOut(taskId, seconds));
   }
 
-  private startTimer(taskId: string): void {
-    const seconds = this.options.settings.taskTimeoutSeconds;
-    if (seconds <= 0) return;
-    const timer = setTimeout(() => {
-      this.timers.delete(taskId);
-      const task = this.store.get(taskId);
-      if (!task || TERMINAL_STATES.has(task.status.state)) return;
-      this.options.logger.warn({ taskId, contextId: task.contextId, seconds }, 'a2a task timed out');
-      this.runner.finish(task, failedOutcome('task_timeout', `The task ran longer than ${seconds} s.`), []);
-    }, seconds * 1000);
-    timer.unref();
-    this.timers.set(taskId, timer);
+  private timedOut(taskId: string, seconds: number): void {
+    const task = this.store.get(taskId);
+    if (!task || TERMINAL_STATES.has(task.status.state)) return;
+    this.options.logger.warn({ taskId, contextId: task.contextId, seconds }, 'a2a task timed out');
+    this.runner.finish(task, failedOutcome('task_timeout', `The task ran longer than ${seconds} s.`), []);
+  }
+
+  /**
+   * A context made room for another (or for memory): its open task fails, saying why, and its tasks
+   * are forgotten; the conversation stays in the tracker store.
+   */
+  private evicted(context: ContextRecord, reason: EvictionReason | 'memory'): void {
+    for (const id of context.taskIds.filter((taskId) => this.isOpen(taskId))) {
+      const why =
+        reason === 'memory'
+          ? 'The agent needed the memory this task held for other callers.'
+          : 'The agent needed this context for a caller holding fewer contexts.';
+      this.options.logger.warn({ taskId: id, contextId: context.contextId, reason }, 'a2a task evicted');
+      this.runner.finish(this.store.get(id) as Task, failedOutcome(`evicted_${reason}`, why), []);
+    }
+    this.store.remove(context.taskIds);
   }
 
   /**
@@ -324,4 +407,13 @@ export class SemanticHandler {
     const task = this.store.get(taskId);
     return task !== undefined && !TERMINAL_STATES.has(task.status.state);
   }
+}
+
+function taskLimits(settings: SemanticSettings, override: Partial<TaskLimits> | undefined): TaskLimits {
+  return {
+    ...DEFAULT_TASK_LIMITS,
+    ...(settings.limits?.maxContextBytes ? { maxContextBytes: settings.limits.maxContextBytes } : {}),
+    ...(settings.limits?.maxTaskMemoryBytes ? { maxTotalBytes: settings.limits.maxTaskMemoryBytes } : {}),
+    ...override,
+  };
 }

@@ -22,7 +22,7 @@ import { PushSender } from './push/push-sender.js';
 import { PushService } from './push/push-service.js';
 import { UrlGuard } from './push/url-guard.js';
 import { withGracefulShutdown } from './jsonrpc/open-streams.js';
-import { rpcRouter } from './jsonrpc/rpc-router.js';
+import { DEFAULT_RPC_BODY_LIMIT, rpcRouter } from './jsonrpc/rpc-router.js';
 import { resolvePublicUrl } from './public-url.js';
 import { SemanticHandler } from './semantic-handler.js';
 import type { TurnAdmission } from './turn-admission.js';
@@ -53,6 +53,8 @@ export interface A2aServer {
    * app mounts it before its JSON parser.
    */
   jsonRpc(deps: A2aRuntime): readonly { readonly path: string; readonly router: Router }[];
+  /** what the A2A server holds in memory (zeros before jsonRpc) */
+  stats(): { contexts: number; tasks: number; taskBytes: number; pushConfigs: number };
   /** the JSON-RPC endpoint's public URL, once listening */
   endpointUrl(): string | undefined;
   /** one line for the start-up message */
@@ -76,6 +78,13 @@ export function prepareA2aServer(options: A2aSetupOptions): A2aServer | undefine
   if (!loaded) return undefined;
   const { config } = loaded;
   assertGuardrails({ assistant: options.assistant, env: options.env });
+  if (config.contextIdAsSenderId)
+    options.logger.warn(
+      { key: 'a2a_server.context_id_as_sender_id' },
+      'a2a_server: context_id_as_sender_id is on: an A2A contextId is the conversation id as it is, so ' +
+        'any channel client sending that id as its sender, and any other A2A caller using that contextId, ' +
+        'reaches the conversation. Turn it off unless you migrate Rasa trackers (docs/a2a.md).',
+    );
   if (loaded.unknownKeys.length > 0)
     options.logger.warn({ keys: loaded.unknownKeys }, 'a2a_server: unknown keys are ignored');
   const chosen = chooseCardContent({ ...options, config });
@@ -83,6 +92,7 @@ export function prepareA2aServer(options: A2aSetupOptions): A2aServer | undefine
     options.logger.warn({ agentCardPath: config.agentCardPath }, warning);
   const mountPaths = a2aMountPaths(config);
   let published: PublishedCards | undefined;
+  let held: { handler: SemanticHandler; push: PushService | undefined } | undefined;
   let endpoint: string | undefined;
   const router = cardRouter({ cards: () => published });
   return {
@@ -103,9 +113,11 @@ export function prepareA2aServer(options: A2aSetupOptions): A2aServer | undefine
         ...(deps.admission ? { admission: deps.admission } : {}),
       });
       const push = config.pushNotificationsEnabled ? pushService(handler, config, deps.logger) : undefined;
+      held = { handler, push };
       const verifier = config.auth ? new JwtVerifier({ config: config.auth }) : undefined;
       const rpc = rpcRouter({
         handler,
+        bodyLimit: Math.max(DEFAULT_RPC_BODY_LIMIT, 2 * config.limits.maxMessageBytes),
         logger: deps.logger,
         ...(push ? { push } : {}),
         ...(verifier ? { authenticate: bearerAuth({ verifier, logger: deps.logger }) } : {}),
@@ -114,6 +126,10 @@ export function prepareA2aServer(options: A2aSetupOptions): A2aServer | undefine
       const served = withGracefulShutdown({ rpc, handler, admission: deps.admission });
       return mountPaths.map((path) => ({ path, router: served }));
     },
+    stats: () => ({
+      ...(held?.handler.stats() ?? { contexts: 0, tasks: 0, taskBytes: 0 }),
+      pushConfigs: held?.push?.size ?? 0,
+    }),
     endpointUrl: () => endpoint,
     summary: () => describe(chosen, endpoint),
   };

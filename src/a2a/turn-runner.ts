@@ -55,7 +55,7 @@ export class TurnRunner {
     const task = this.options.store.get(message.taskId as string) as Task;
     this.options.store.publish(this.status(task, 'working', undefined));
     try {
-      await this.admission.track(A2A_INPUT_CHANNEL, context.id, () => this.turn(context, task, message));
+      await this.admission.track(A2A_INPUT_CHANNEL, context.key, () => this.turn(context, task, message));
     } catch (error) {
       this.options.logger.error(
         {
@@ -74,7 +74,7 @@ export class TurnRunner {
     const text = message.parts.flatMap((part) => (part.kind === 'text' ? [part.text] : [])).join('\n');
     const prefill = prefillFromParts(message.parts, this.slotNames);
     const result = await agent.handleMessage({
-      conversationId: context.id,
+      conversationId: context.key,
       text,
       inputChannel: A2A_INPUT_CHANNEL,
       ...(message.metadata ? { metadata: message.metadata } : {}),
@@ -86,11 +86,11 @@ export class TurnRunner {
       },
     });
     const completedFlow = result.events.some((event) => event.event === 'flow_completed')
-      ? completedFlowOf(result.events, (await agent.load(context.id)).events)
+      ? completedFlowOf(result.events, (await agent.load(context.key)).events)
       : undefined;
     const outcome = dialogueOutcome({
       ...(completedFlow ? { completedFlow } : {}),
-      tracker: await agent.state(context.id),
+      tracker: await agent.state(context.key),
       events: result.events,
       messages: result.messages,
       includeConversationRepair: this.options.settings.includeConversationRepair,
@@ -100,21 +100,21 @@ export class TurnRunner {
   }
 
   /** Cancels the conversation's active flow (after tasks/cancel) with a cancel-flow command. */
-  cancelFlow(task: Task): Promise<void> {
-    return this.admission.track(A2A_INPUT_CHANNEL, task.contextId, async () => {
+  cancelFlow(task: Task, conversationId: string): Promise<void> {
+    return this.admission.track(A2A_INPUT_CHANNEL, conversationId, async () => {
       const { agent } = this.options;
-      const before = await agent.state(task.contextId);
+      const before = await agent.state(conversationId);
       const hasFlow = before.stack.some((frame) => frame.type === 'flow');
       const result = hasFlow
         ? await agent.handleMessage({
-            conversationId: task.contextId,
+            conversationId,
             text: '',
             inputChannel: A2A_INPUT_CHANNEL,
             metadata: { a2a_cancel_task: task.id },
             commands: [{ command: 'cancel flow' }],
           })
         : { messages: [] };
-      const after = hasFlow ? await agent.state(task.contextId) : before;
+      const after = hasFlow ? await agent.state(conversationId) : before;
       this.finish(
         task,
         {

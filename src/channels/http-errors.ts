@@ -34,7 +34,9 @@ export function sendTurnFailure(response: Response, error: unknown): void {
   const code =
     typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : '';
   const message = error instanceof Error ? error.message : String(error);
-  if (UNAVAILABLE_CODES.has(code))
+  if (code === 'CONVERSATION_ID_INVALID')
+    sendRasaError(response, { status: 400, reason: 'BadRequest', message, details: { code } });
+  else if (UNAVAILABLE_CODES.has(code))
     sendRasaError(response, {
       status: 503,
       reason: 'ServiceUnavailable',

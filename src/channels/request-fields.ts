@@ -1,3 +1,9 @@
+import {
+  A2A_CONVERSATION_PREFIX,
+  conversationIdProblem,
+  isA2aConversationId,
+} from '../core/text/identifiers.js';
+
 /** A request body field check: the value, or the reason it is unusable (a 400 for the client). */
 export type FieldResult<T> =
   { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
@@ -13,10 +19,13 @@ export function senderOf(body: Record<string, unknown>, key = 'sender'): FieldRe
   if (typeof sender === 'number' && Number.isFinite(sender)) return { ok: true, value: String(sender) };
   if (typeof sender !== 'string' || sender.trim() === '')
     return { ok: false, error: `'${key}' must be a non-empty string.` };
-  if (sender.length > 255) return { ok: false, error: `'${key}' must be at most 255 characters.` };
-  // PostgreSQL text cannot hold NUL, and a lone surrogate would be stored as U+FFFD, merging conversations
-  if (sender.includes('\u0000') || !isWellFormed(sender))
-    return { ok: false, error: `'${key}' must be well-formed Unicode text without NUL characters.` };
+  const problem = conversationIdProblem(sender);
+  if (problem) return { ok: false, error: `'${key}' ${problem}.` };
+  if (isA2aConversationId(sender))
+    return {
+      ok: false,
+      error: `'${key}' must not start with '${A2A_CONVERSATION_PREFIX}': those conversations belong to the A2A server.`,
+    };
   return { ok: true, value: sender };
 }
 
@@ -43,9 +52,4 @@ export function metadataOf(
     }
   }
   return { ok: false, error: `'${key}' must be an object.` };
-}
-
-/** String.prototype.isWellFormed (ES2024, Node 20): no unpaired UTF-16 surrogate. */
-function isWellFormed(text: string): boolean {
-  return !/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text);
 }

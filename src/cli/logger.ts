@@ -1,5 +1,6 @@
 import { destination, pino, stdTimeFunctions } from 'pino';
 import type { DestinationStream } from 'pino';
+import { boundedLogValue } from '../runtime/log-fields.js';
 import type { Logger } from '../runtime/logger.js';
 
 /** Rasa's level names (LOG_LEVEL=DEBUG, WARNING, CRITICAL) map onto pino's. */
@@ -33,7 +34,17 @@ export function createLogger(
   const fallback = options.defaultLevel ?? 'warn';
   const level = asked === undefined || asked === '' ? fallback : (logLevelOf(asked) ?? fallback);
   const logger = pino(
-    { level, base: { name: 'parley' }, timestamp: stdTimeFunctions.isoTime },
+    {
+      level,
+      base: { name: 'parley' },
+      timestamp: stdTimeFunctions.isoTime,
+      // fields and messages quote what callers sent: bounded, so no request can make a huge line
+      hooks: {
+        logMethod(args, write) {
+          write.apply(this, args.map((arg) => boundedLogValue(arg)) as Parameters<typeof write>);
+        },
+      },
+    },
     options.destination ?? destination(2),
   );
   if (asked !== undefined && asked !== '' && logLevelOf(asked) === undefined)

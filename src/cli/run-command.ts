@@ -25,6 +25,7 @@ export interface RunFlags extends ProjectFlags {
   readonly sslPassword?: string;
   readonly logLevel?: string;
   readonly rasaVersion?: string;
+  readonly metricsWithoutAuth?: boolean;
 }
 
 /** `parley run`: serves the assistant (channels, HTTP API, A2A) on one port, with Rasa's flags. */
@@ -58,6 +59,10 @@ export function runCommand(io: CliIo, signals: NodeJS.EventEmitter = process): C
     .option('--ssl-password <password>', 'passphrase of the TLS key')
     .addOption(new Option('--log-level <level>', 'log level').choices(['debug', 'info', 'warn', 'error']))
     .option('--rasa-version <version>', 'reproduce the default pattern behaviour of this Rasa version')
+    .option(
+      '--metrics-without-auth',
+      'serve /metrics without the HTTP API auth (for a scraper on a private network)',
+    )
     .action(async (flags: RunFlags) => {
       io.setExitCode(await runServer(io, flags, signals));
     });
@@ -90,6 +95,7 @@ async function runServer(io: CliIo, flags: RunFlags, signals: NodeJS.EventEmitte
       ...(flags.rasaVersion ? { rasaVersion: flags.rasaVersion } : {}),
       ...(flags.model ? { modelPath: flags.model } : {}),
       ...(flags.enableApi ? { enableApi: true, auth: apiAuth(flags) } : {}),
+      ...(flags.metricsWithoutAuth ? { metricsWithoutAuth: true } : {}),
     });
   } catch (error) {
     io.stderr(`parley run: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -8,7 +8,7 @@ import { createApp } from '../server/app.js';
 import type { MountedRouter } from '../server/app.js';
 import { listen } from '../server/http-server.js';
 import type { RunningServer, TlsFiles } from '../server/http-server.js';
-import { ApiAuth } from '../server/auth.js';
+import { ApiAuth, requireAuth } from '../server/auth.js';
 import type { ApiAuthConfig } from '../server/auth.js';
 import { instrumentLockStore, instrumentTrackerStore } from '../runtime/instrumented-stores.js';
 import { ServerMetrics, metricsRouter } from '../server/metrics.js';
@@ -47,6 +47,11 @@ export interface ServeOptions {
   readonly modelPath?: string;
   /** the active-conversation window and cap of /metrics */
   readonly metrics?: ServerMetricsOptions;
+  /**
+   * `--metrics-without-auth`: serve /metrics to anyone although the HTTP API has a token or JWT (for a
+   * scraper that cannot send credentials, on a port only it reaches)
+   */
+  readonly metricsWithoutAuth?: boolean;
   /** the A2A SSE keep-alive interval (default 15 s; tests shorten it) */
   readonly a2aKeepAliveMs?: number;
 }
@@ -128,7 +133,9 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
       actionObserver: metrics,
     });
     const gate = new TurnGate({ agent, logger: requestLog.logger, observer: metrics });
-    const routers: MountedRouter[] = [{ path: '/metrics', router: metricsRouter(metrics) }];
+    const metricsGuard =
+      apiAuth && !apiAuth.isOpen && !options.metricsWithoutAuth ? requireAuth(apiAuth) : undefined;
+    const routers: MountedRouter[] = [{ path: '/metrics', router: metricsRouter(metrics, metricsGuard) }];
     const api = apiAuth
       ? httpApiRouter({
           agent,
@@ -157,6 +164,7 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
           ...(options.a2aKeepAliveMs !== undefined ? { keepAliveMs: options.a2aKeepAliveMs } : {}),
         })
       : [];
+    if (a2a) metrics.watchA2a(() => a2a.stats());
     const app = createApp({
       gate,
       channels,
@@ -186,6 +194,7 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
       `tracker store: ${stores.trackerDescription}`,
       `lock store: ${stores.lockDescription}`,
       ...(api ? [api.summary] : []),
+      ...(metricsGuard ? ['metrics: HTTP API auth'] : []),
       ...(a2a ? [a2a.summary()] : []),
     ];
     return { ...running, summary, metrics };

@@ -17,6 +17,11 @@ export const A2A_SERVER_KEYS = [
   'push_notifications_enabled',
   'push_notification_allowed_hosts',
   'auth',
+  'context_id_as_sender_id',
+  'max_message_bytes',
+  'max_task_history_bytes',
+  'max_context_bytes',
+  'max_task_memory_bytes',
 ] as const;
 
 export const A2A_AUTH_KEYS = ['jwks_url', 'secret', 'issuer', 'audience', 'algorithms', 'leeway'] as const;
@@ -27,7 +32,17 @@ export const A2A_DEFAULTS = {
   maxContexts: 1000,
   pushNotificationsEnabled: false,
   leewaySeconds: 30,
+  contextIdAsSenderId: false,
+  maxMessageBytes: 64 * 1024,
+  maxTaskHistoryBytes: 256 * 1024,
+  maxContextBytes: 1024 * 1024,
+  maxTaskMemoryBytes: 64 * 1024 * 1024,
 } as const;
+
+/** the byte limits may be raised or lowered, never switched off; below this they refuse every message */
+export const MIN_BYTE_LIMIT = 1000;
+/** a whole number of at least MIN_BYTE_LIMIT, as text (a `${VAR}` value) */
+export const BYTE_LIMIT_PATTERN = '^\\s*[1-9]\\d{3,}\\s*$';
 
 /** the largest timer Node.js can set is 2^31-1 ms; a longer timeout would fire at once */
 export const MAX_TIMEOUT_SECONDS = 2_147_483;

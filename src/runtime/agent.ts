@@ -19,6 +19,8 @@ import type {
   TrackerStore,
   Understanding,
 } from '../core/ports.js';
+import { storedUserText } from '../core/text/stored-text.js';
+import type { StoredText } from '../core/text/stored-text.js';
 import { receiveUserMessage } from '../core/turn.js';
 import type { Logger } from './logger.js';
 import { SILENT_LOGGER } from './logger.js';
@@ -93,7 +95,9 @@ export class Agent {
   }
 
   handleMessage(message: IncomingMessage): Promise<TurnResult> {
-    return this.options.lockStore.withLock(message.conversationId, () => this.runTurn(message));
+    const stored = storedUserText(message.text, message.metadata);
+    const kept = stored.text === message.text ? message : { ...message, ...withMetadata(stored) };
+    return this.options.lockStore.withLock(message.conversationId, () => this.runTurn(kept));
   }
 
   /** Appends events from outside (fixtures, the HTTP API) under the conversation's lock. */
@@ -112,7 +116,9 @@ export class Agent {
   }
 
   /** Records a user message without predicting (the HTTP API's `messages`): its commands are kept, not applied. */
-  logMessage(message: LoggedMessage): Promise<TurnResult> {
+  logMessage(logged: LoggedMessage): Promise<TurnResult> {
+    const stored = storedUserText(logged.text, logged.metadata);
+    const message = stored.text === logged.text ? logged : { ...logged, ...withMetadata(stored) };
     return this.options.lockStore.withLock(message.conversationId, async () => {
       const turn = await this.openTurn(message.conversationId, undefined);
       const parseData = message.parseData
@@ -344,6 +350,11 @@ export class Agent {
   private emptyState(conversationId: string): TrackerState {
     return createTrackerState({ senderId: conversationId, initialSlots: this.initialSlots });
   }
+}
+
+/** `{text, metadata}` of a cut message, without an undefined metadata key */
+function withMetadata(stored: StoredText): { text: string; metadata?: Readonly<Record<string, unknown>> } {
+  return stored.metadata ? { text: stored.text, metadata: stored.metadata } : { text: stored.text };
 }
 
 /** Parse data as Rasa stores it on a `user` event: the text, and the commands understanding produced. */

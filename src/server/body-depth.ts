@@ -1,24 +1,7 @@
 import type { RequestHandler } from 'express';
+import { MAX_BODY_DEPTH, nestedDeeperThan } from '../core/text/json-depth.js';
 
-/**
- * JSON.parse reads any nesting, but JSON.stringify, structuredClone and every recursive walk after
- * it overflow the stack a few thousand levels down: a 1 MB body of `[[[[…` would fail a turn with a
- * 500. No message, metadata or event needs more than a few levels, so deeper bodies are refused at the
- * door as a bad request.
- */
-export const MAX_BODY_DEPTH = 64;
-
-/** true when `value` nests objects/arrays more than `limit` levels deep (iterative: never overflows) */
-export function nestedDeeperThan(value: unknown, limit: number): boolean {
-  const pending: [unknown, number][] = [[value, 1]];
-  while (pending.length > 0) {
-    const [current, depth] = pending.pop()!;
-    if (typeof current !== 'object' || current === null) continue;
-    if (depth > limit) return true;
-    for (const child of Object.values(current)) pending.push([child, depth + 1]);
-  }
-  return false;
-}
+export { MAX_BODY_DEPTH, nestedDeeperThan } from '../core/text/json-depth.js';
 
 /** Passes an error of type `entity.too.deep` to the error handler for a body nested too deeply. */
 export function bodyDepthGuard(limit = MAX_BODY_DEPTH): RequestHandler {

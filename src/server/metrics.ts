@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { ActionKind, ActionObserver, CallOutcome } from '../runtime/instrumented-action-runner.js';
 import type { StoreKind, StoreObserver, StoreOperation } from '../runtime/instrumented-stores.js';
@@ -14,6 +15,14 @@ export interface ServerMetricsOptions {
   readonly processMetrics?: boolean;
   /** the clock of the active window, in ms (tests) */
   readonly now?: () => number;
+}
+
+/** what the A2A server holds in memory (the server does not import a2a/: any source of these counts) */
+export interface A2aMemoryStats {
+  readonly contexts: number;
+  readonly tasks: number;
+  readonly taskBytes: number;
+  readonly pushConfigs: number;
 }
 
 export const DEFAULT_ACTIVE_WINDOW_SECONDS = 300;
@@ -127,6 +136,30 @@ export class ServerMetrics implements TurnObserver, ActionObserver, StoreObserve
     if (outcome === 'error') this.storeErrors.inc({ store, operation });
   }
 
+  /**
+   * Gauges of the A2A server's memory (contexts, tasks, their bytes, push configs), read at each
+   * scrape: an operator sees how close the limits are, and the limit tests read them from outside.
+   */
+  watchA2a(source: () => A2aMemoryStats): void {
+    const gauge = (name: string, help: string, read: (stats: A2aMemoryStats) => number) =>
+      new Gauge({
+        name,
+        help,
+        registers: [this.registry],
+        collect() {
+          this.set(read(source()));
+        },
+      });
+    gauge('parley_a2a_contexts', 'A2A contexts held in memory', (stats) => stats.contexts);
+    gauge('parley_a2a_tasks', 'A2A tasks held in memory', (stats) => stats.tasks);
+    gauge(
+      'parley_a2a_task_bytes',
+      'Bytes (as JSON) of the A2A tasks held in memory',
+      (stats) => stats.taskBytes,
+    );
+    gauge('parley_a2a_push_configs', 'A2A push notification configs held', (stats) => stats.pushConfigs);
+  }
+
   /** The Prometheus text exposition of every metric. */
   text(): Promise<string> {
     return this.registry.metrics();
@@ -141,9 +174,14 @@ export class ServerMetrics implements TurnObserver, ActionObserver, StoreObserve
 }
 
 /** `GET /metrics`: the Prometheus text format (no auth: block it at the proxy if the port is public). */
-export function metricsRouter(metrics: ServerMetrics): Router {
+/**
+ * `GET /metrics`. With `guard` (the HTTP API's auth when it has a token or JWT) a scrape needs the
+ * same credentials as the API's admin routes: metrics name channels, error rates and load, which an
+ * operator shows to its monitoring, not to every caller.
+ */
+export function metricsRouter(metrics: ServerMetrics, guard?: RequestHandler): Router {
   const router = Router();
-  router.get('/', (_request, response, next) => {
+  router.get('/', ...(guard ? [guard] : []), (_request: Request, response: Response, next: NextFunction) => {
     metrics.text().then((text) => {
       response.type(metrics.registry.contentType).send(text);
     }, next);

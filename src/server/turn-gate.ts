@@ -1,4 +1,5 @@
 import { AppError } from '../core/errors.js';
+import { conversationIdProblem, isA2aConversationId } from '../core/text/identifiers.js';
 import type { Agent } from '../runtime/agent.js';
 import type { Logger } from '../runtime/logger.js';
 import type { ChannelContext, UserMessage } from '../channels/channel.js';
@@ -42,6 +43,7 @@ export class TurnGate implements ChannelContext {
   }
 
   async handleMessage(message: UserMessage): Promise<void> {
+    refuseUnusableSender(message.senderId);
     await this.track(message.inputChannel, message.senderId, async () => {
       let delivery: Promise<void> = Promise.resolve();
       await this.agent.handleMessage({
@@ -127,4 +129,15 @@ export class TurnGate implements ChannelContext {
       });
     for (const callback of this.drainedCallbacks.splice(0)) await callback();
   }
+}
+
+/**
+ * Built-in channels check their sender ids themselves (a 400 naming the field); this catches a custom
+ * channel's: no channel may address an A2A conversation or store an id that cannot be shown as it is.
+ */
+function refuseUnusableSender(senderId: string): void {
+  const problem = isA2aConversationId(senderId)
+    ? "must not start with 'a2a:' (those conversations belong to the A2A server)"
+    : conversationIdProblem(senderId);
+  if (problem) throw new AppError({ code: 'CONVERSATION_ID_INVALID', message: `The sender id ${problem}.` });
 }

@@ -62,6 +62,8 @@ export interface TokenOptions {
   readonly audience?: string;
   /** seconds from now; negative for an expired token */
   readonly expiresIn?: number;
+  /** the calling agent (`sub`); default `orchestrator`, null for a token that names none */
+  readonly subject?: string | null;
 }
 
 export async function rsaToken(key: SigningKey, options: TokenOptions = {}): Promise<string> {
@@ -81,6 +83,8 @@ export async function hmacToken(secret: string | Uint8Array, options: TokenOptio
 
 function signed(jwt: SignJWT, options: TokenOptions): SignJWT {
   const now = Math.floor(Date.now() / 1000);
+  const subject = options.subject === undefined ? 'orchestrator' : options.subject;
+  if (subject !== null) jwt.setSubject(subject);
   return jwt
     .setIssuer(options.issuer ?? ISSUER)
     .setAudience(options.audience ?? AUDIENCE)

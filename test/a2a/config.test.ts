@@ -38,6 +38,13 @@ describe('a2a_server configuration', () => {
       maxContexts: 1000,
       pushNotificationsEnabled: false,
       pushNotificationAllowedHosts: [],
+      contextIdAsSenderId: false,
+      limits: {
+        maxMessageBytes: 65_536,
+        maxTaskHistoryBytes: 262_144,
+        maxContextBytes: 1_048_576,
+        maxTaskMemoryBytes: 67_108_864,
+      },
     });
   });
 
@@ -55,6 +62,11 @@ describe('a2a_server configuration', () => {
       max_contexts: '0',
       push_notifications_enabled: true,
       push_notification_allowed_hosts: ['Hooks.Example.com', '*.example.org'],
+      context_id_as_sender_id: 'true',
+      max_message_bytes: '2048',
+      max_task_history_bytes: 4096,
+      max_context_bytes: '8192',
+      max_task_memory_bytes: 1_000_000,
     });
     expect(read).to.deep.equal({
       enabled: true,
@@ -69,6 +81,13 @@ describe('a2a_server configuration', () => {
       maxContexts: 0,
       pushNotificationsEnabled: true,
       pushNotificationAllowedHosts: ['hooks.example.com', '*.example.org'],
+      contextIdAsSenderId: true,
+      limits: {
+        maxMessageBytes: 2048,
+        maxTaskHistoryBytes: 4096,
+        maxContextBytes: 8192,
+        maxTaskMemoryBytes: 1_000_000,
+      },
     });
   });
 
@@ -178,6 +197,26 @@ describe('a2a_server configuration', () => {
       {
         name: 'a cap that is text',
         block: { description: 'd', max_contexts: 'many' },
+        code: 'A2A_CONFIG_INVALID',
+      },
+      {
+        name: 'a byte limit below 1000',
+        block: { description: 'd', max_message_bytes: 100 },
+        code: 'A2A_CONFIG_INVALID',
+      },
+      {
+        name: 'a byte limit of 0 (limits cannot be switched off)',
+        block: { description: 'd', max_task_memory_bytes: '0' },
+        code: 'A2A_CONFIG_INVALID',
+      },
+      {
+        name: 'a byte limit that is text',
+        block: { description: 'd', max_context_bytes: '1mb' },
+        code: 'A2A_CONFIG_INVALID',
+      },
+      {
+        name: 'context_id_as_sender_id that is not boolean',
+        block: { description: 'd', context_id_as_sender_id: 'on' },
         code: 'A2A_CONFIG_INVALID',
       },
       {

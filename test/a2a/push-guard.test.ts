@@ -214,3 +214,71 @@ describe('A2A push: the URL guard', () => {
     }
   });
 });
+
+/** IPv6 addresses that are no public receiver, by the range that makes them so */
+const REFUSED_V6: readonly (readonly [string, string])[] = [
+  ['::7f00:1', 'IPv4-compatible (::/96) embedding 127.0.0.1'],
+  ['2002:7f00:1::', '6to4 (2002::/16) of 127.0.0.1'],
+  ['64:ff9b:1::7f00:1', 'NAT64 local-use (64:ff9b:1::/48)'],
+  ['64:ff9b::7f00:1', 'NAT64 well-known (64:ff9b::/96)'],
+  ['2001::1', 'Teredo (2001::/32)'],
+  ['::ffff:0:7f00:1', 'RFC 6145 translated (::ffff:0:0:0/96)'],
+  ['fec0::1', 'site-local (fec0::/10)'],
+  ['::1', 'loopback'],
+  ['fc00::1', 'unique local (fc00::/7)'],
+  ['fe80::1', 'link-local'],
+  ['ff02::1', 'multicast'],
+  ['2001:db8::1', 'documentation'],
+  ['100::1', 'discard (100::/64)'],
+  ['::ffff:7f00:1', 'IPv4-mapped loopback'],
+  ['::ffff:8.8.8.8', 'IPv4-mapped, even of a public address'],
+];
+const PUBLIC: readonly string[] = ['8.8.8.8', '93.184.216.34', '2606:4700:4700::1111', '2a00:1450:4001::1'];
+
+describe('A2A push: the URL guard on IPv6 ranges (ipaddr.js classification)', () => {
+  it('classifies every IPv6 range that embeds an IPv4 address or is not global unicast as not public', () => {
+    for (const [address, kind] of REFUSED_V6) expect(isPublicAddress(address), kind).to.equal(false);
+    for (const address of PUBLIC) expect(isPublicAddress(address), address).to.equal(true);
+  });
+
+  it('refuses a name resolving to any of those ranges and accepts one resolving to a public address', async () => {
+    const table: Record<string, string[]> = {};
+    REFUSED_V6.forEach(([address], index) => (table[`bad${index}.example.com`] = [address]));
+    PUBLIC.forEach((address, index) => (table[`good${index}.example.com`] = [address]));
+    const guard = new UrlGuard({ allowedHosts: [], resolve: dns(table) });
+    for (const [index, [address, kind]] of REFUSED_V6.entries()) {
+      const url = guard.checkUrl(`https://bad${index}.example.com/hook`);
+      expect(await refusal(() => guard.resolve(url)), kind).to.include(
+        `resolves to ${address}, which is not`,
+      );
+    }
+    for (const [index, address] of PUBLIC.entries())
+      expect(await guard.resolve(guard.checkUrl(`https://good${index}.example.com/`))).to.deep.equal({
+        address,
+        family: address.includes(':') ? 6 : 4,
+      });
+  });
+
+  it('refuses those ranges as URL literals and accepts a public IPv6 literal', async () => {
+    const guard = new UrlGuard({ allowedHosts: [] });
+    for (const [address, kind] of REFUSED_V6)
+      expect(await refusal(() => guard.resolve(guard.checkUrl(`http://[${address}]:8080/`))), kind).to.match(
+        /not a public address/,
+      );
+    expect(await guard.resolve(guard.checkUrl('https://[2606:4700:4700::1111]/hook'))).to.deep.equal({
+      address: '2606:4700:4700::1111',
+      family: 6,
+    });
+  });
+
+  it('lets an exactly listed IPv4-mapped host through, but not a mapped unspecified or multicast address', async () => {
+    // the URL parser writes `[::ffff:127.0.0.1]` as `[::ffff:7f00:1]`: that is the host to list
+    const guard = new UrlGuard({ allowedHosts: ['::ffff:7f00:1', '::ffff:0:0', '::ffff:e000:1'] });
+    expect(await guard.resolve(guard.checkUrl('http://[::ffff:127.0.0.1]:9/'))).to.deep.equal({
+      address: '::ffff:7f00:1',
+      family: 6,
+    });
+    for (const url of ['http://[::ffff:0.0.0.0]/', 'http://[::ffff:224.0.0.1]/'])
+      expect(await refusal(() => guard.resolve(guard.checkUrl(url))), url).to.match(/not a public address/);
+  });
+});

@@ -105,7 +105,9 @@ describe('A2A busy contexts and task timeout', function () {
     expect(statusData(task)['awaiting']).to.deep.equal({ slot: 'recipient', flow_id: 'transfer_money' });
     expect(await stateOf(server, timedOut.id)).to.equal('failed');
     const tracker = (await (
-      await fetch(`${server.baseUrl}/conversations/${timedOut.contextId}/tracker`)
+      await fetch(
+        `${server.baseUrl}/conversations/${encodeURIComponent(`a2a::${timedOut.contextId}`)}/tracker`,
+      )
     ).json()) as { events: { event: string; text?: string; name?: string }[] };
     const said = tracker.events.flatMap((event) => (event.event === 'bot' ? [event.text] : []));
     expect(said).to.include('Slow work done.');
@@ -137,7 +139,7 @@ describe('A2A max_contexts', function () {
     expect(refused.body['error']).to.deep.include({ code: -32603 });
     const error = refused.body['error'] as { message: string; data: Record<string, unknown> };
     expect(error.message).to.match(/maximum of 2 contexts/);
-    expect(error.data).to.deep.equal({ reason: 'MAX_CONTEXTS_REACHED', maxContexts: '2' });
+    expect(error.data).to.deep.equal({ reason: 'MAX_CONTEXTS_REACHED', maxContexts: '2', callerShare: '2' });
     // an existing context still takes messages
     const more = await result(
       server,

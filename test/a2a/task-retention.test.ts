@@ -1,41 +1,59 @@
 import { expect } from 'chai';
+import { A2aError } from '../../src/a2a/a2a-error.js';
 import { Contexts } from '../../src/a2a/tasks/contexts.js';
 import { MessageCache } from '../../src/a2a/tasks/message-cache.js';
 import type { Task, TaskState } from '../../src/a2a/tasks/model.js';
 import { DEFAULT_TASK_LIMITS, TaskRetention } from '../../src/a2a/tasks/task-retention.js';
+import type { TaskLimits } from '../../src/a2a/tasks/task-retention.js';
 import { TaskStore } from '../../src/a2a/tasks/task-store.js';
 
-function setup(limits: { perContext: number; total: number }) {
+function setup(limits: Partial<TaskLimits>, owner = 'caller') {
   const store = new TaskStore();
+  const evicted: string[] = [];
   const contexts = new Contexts({
     maxContexts: 0,
     isReserved: () => false,
-    onEvict: (ids) => store.remove(ids),
+    onEvict: (context) => store.remove(context.taskIds),
   });
-  const retention = new TaskRetention({ store, contexts, limits });
+  const retention = new TaskRetention({
+    store,
+    contexts,
+    limits: { ...DEFAULT_TASK_LIMITS, ...limits },
+    evict: (context) => {
+      evicted.push(context.key);
+      contexts.forget(context.key);
+      store.remove(context.taskIds);
+    },
+  });
   let counter = 0;
   /** adds a task to the context as the semantic handler does, then applies the limits */
-  const add = (contextId: string, state: TaskState = 'completed'): Task => {
+  const add = (contextId: string, state: TaskState = 'completed', text = '', by = owner): Task => {
     counter += 1;
-    const context = contexts.open(contextId);
+    const context = contexts.open(contextId, { contextId, owner: by });
     const task: Task = {
       id: `t${counter}`,
       contextId,
       status: { state, timestamp: new Date(counter * 1000).toISOString() },
-      history: [],
+      history:
+        text === '' ? [] : [{ messageId: `m${counter}`, role: 'user', parts: [{ kind: 'text', text }] }],
       artifacts: [],
     };
     context.taskIds.push(task.id);
-    store.create(task);
-    retention.afterCreate(context);
+    store.create(task, { owner: by, contextKey: context.key });
+    retention.afterChange(context);
     return task;
   };
-  return { store, contexts, add };
+  return { store, contexts, add, evicted };
 }
 
 describe('A2A task retention', () => {
-  it('documents its defaults: 100 tasks per context, 10,000 in all', () => {
-    expect(DEFAULT_TASK_LIMITS).to.deep.equal({ perContext: 100, total: 10_000 });
+  it('documents its defaults: 100 tasks and 1 MiB per context, 10,000 tasks and 64 MiB in all', () => {
+    expect(DEFAULT_TASK_LIMITS).to.deep.equal({
+      perContext: 100,
+      total: 10_000,
+      maxContextBytes: 1024 * 1024,
+      maxTotalBytes: 64 * 1024 * 1024,
+    });
   });
 
   it('keeps the newest tasks of a context, dropping terminal ones oldest first', () => {
@@ -95,5 +113,116 @@ describe('A2A task retention', () => {
     cache.set('c', 'm3', 'f', 3);
     expect(cache.get('c', 'm1')).to.equal(undefined);
     expect(cache.get('c', 'm3')?.value).to.equal(3);
+  });
+
+  it('forgets the oldest finished tasks of a context beyond its byte limit', () => {
+    const { store, contexts, add } = setup({ maxContextBytes: 35_000 });
+    const ids = [1, 2, 3, 4, 5].map(() => add('c', 'completed', 'x'.repeat(10_000)).id);
+    expect(contexts.get('c')?.taskIds).to.deep.equal(ids.slice(2));
+    expect(store.totalBytes).to.be.at.most(35_000);
+  });
+
+  it("beyond the byte total forgets finished tasks first, then the heaviest caller's waiting context", () => {
+    const { store, contexts, add, evicted } = setup({ maxTotalBytes: 50_000 });
+    const light = add('light', 'input-required', 'x'.repeat(5_000), 'light-caller');
+    add('done', 'completed', 'x'.repeat(10_000), 'heavy-caller');
+    for (const name of ['h1', 'h2', 'h3']) add(name, 'input-required', 'x'.repeat(12_000), 'heavy-caller');
+    expect(contexts.get('done')).to.equal(undefined);
+    expect(store.totalBytes).to.be.at.most(50_000);
+    add('h4', 'input-required', 'x'.repeat(12_000), 'heavy-caller');
+    expect(evicted).to.deep.equal(['h1']);
+    expect(store.get(light.id)?.status.state).to.equal('input-required');
+    expect(store.totalBytes).to.be.at.most(50_000);
+  });
+
+  it('cuts a task history to its byte limit from the front, keeping the newest message', () => {
+    const store = new TaskStore({ maxHistoryBytes: 2_500 });
+    const message = (id: string, size: number) => ({
+      messageId: id,
+      role: 'user' as const,
+      parts: [{ kind: 'text' as const, text: 'y'.repeat(size) }],
+    });
+    const task: Task = {
+      id: 't',
+      contextId: 'c',
+      status: { state: 'input-required', timestamp: new Date(0).toISOString() },
+      history: [message('m1', 1_000)],
+      artifacts: [],
+    };
+    store.create(task, { owner: 'o', contextKey: 'c' });
+    for (const id of ['m2', 'm3', 'm4'])
+      store.publish({
+        kind: 'task',
+        task: {
+          ...(store.get('t') as Task),
+          history: [...(store.get('t') as Task).history, message(id, 1_000)],
+        },
+      });
+    expect(store.get('t')?.history.map((item) => item.messageId)).to.deep.equal(['m3', 'm4']);
+    store.publish({ kind: 'task', task: { ...(store.get('t') as Task), history: [message('big', 10_000)] } });
+    expect(store.get('t')?.history.map((item) => item.messageId)).to.deep.equal(['big']);
+    expect(store.bytesOf('t')).to.equal(store.totalBytes);
+    store.remove(['t']);
+    expect(store.totalBytes).to.equal(0);
+  });
+});
+
+describe('A2A contexts: max_contexts shared fairly between callers', () => {
+  function reservedContexts(cap: number) {
+    const evicted: { key: string; reason: string }[] = [];
+    const contexts = new Contexts({
+      maxContexts: cap,
+      // every context waits for input: none is idle
+      isReserved: () => true,
+      onEvict: (context, reason) => evicted.push({ key: context.key, reason }),
+    });
+    const open = (owner: string, id: string) => contexts.open(`${owner}:${id}`, { contextId: id, owner });
+    return { contexts, evicted, open };
+  }
+
+  it('lets one caller use the whole cap while it is alone', () => {
+    const { contexts, open } = reservedContexts(4);
+    for (const id of ['1', '2', '3', '4']) open('a', id);
+    expect(contexts.heldBy('a')).to.equal(4);
+    expect(() => open('a', '5'))
+      .to.throw(A2aError)
+      .with.property('reason', 'MAX_CONTEXTS_REACHED');
+  });
+
+  it("evicts the heaviest caller's least recently used waiting context for a caller under its share", () => {
+    const { contexts, evicted, open } = reservedContexts(4);
+    for (const id of ['1', '2', '3', '4']) open('a', id);
+    open('b', '1');
+    expect(evicted).to.deep.equal([{ key: 'a:1', reason: 'fair_share' }]);
+    open('b', '2');
+    expect(contexts.heldBy('a')).to.equal(2);
+    expect(contexts.heldBy('b')).to.equal(2);
+    // b has its share (4 / 2): it cannot push a out further
+    expect(() => open('b', '3'))
+      .to.throw(A2aError)
+      .with.property('reason', 'MAX_CONTEXTS_REACHED');
+    expect(contexts.heldBy('a')).to.equal(2);
+  });
+
+  it('never evicts a context whose turn is running', () => {
+    const { contexts, open } = reservedContexts(2);
+    for (const id of ['1', '2']) open('a', id).running = Promise.resolve();
+    expect(() => open('b', '1'))
+      .to.throw(A2aError)
+      .with.property('reason', 'MAX_CONTEXTS_REACHED');
+    expect(contexts.heldBy('a')).to.equal(2);
+  });
+
+  it('evicts an idle context before any waiting one', () => {
+    const evicted: string[] = [];
+    const contexts = new Contexts({
+      maxContexts: 2,
+      isReserved: (context) => context.contextId !== 'idle',
+      onEvict: (context) => evicted.push(context.key),
+    });
+    contexts.open('a:busy', { contextId: 'busy', owner: 'a' });
+    contexts.open('a:idle', { contextId: 'idle', owner: 'a' });
+    contexts.open('b:new', { contextId: 'new', owner: 'b' });
+    expect(evicted).to.deep.equal(['a:idle']);
   });
 });

@@ -8,6 +8,7 @@
 import type { RequestHandler, Response } from 'express';
 import type { Logger } from '../../runtime/logger.js';
 import { A2aError } from '../a2a-error.js';
+import { callerFromClaims } from '../caller.js';
 import { httpStatusOf, toJsonRpcError } from '../jsonrpc/errors.js';
 import { requestedVersion } from '../protocol-version.js';
 import type { AuthFailure, JwtVerifier } from './jwt-verifier.js';
@@ -21,6 +22,10 @@ export interface BearerAuthOptions {
 
 /** the verified claims of the calling agent, for the handlers after this middleware */
 export const CLAIMS_LOCAL = 'a2aClaims';
+/** the calling agent the claims name (caller.ts): tasks and push configs belong to it */
+export const CALLER_LOCAL = 'a2aCaller';
+
+const NO_CALLER = 'The token names no calling agent (it has no sub or azp claim).';
 
 export function bearerAuth(options: BearerAuthOptions): RequestHandler {
   return (request, response, next) => {
@@ -32,9 +37,17 @@ export function bearerAuth(options: BearerAuthOptions): RequestHandler {
       return;
     }
     void options.verifier.verify(token).then((result) => {
-      if (result.ok) {
+      const caller = result.ok ? callerFromClaims(result.claims) : undefined;
+      if (result.ok && caller !== undefined) {
         response.locals[CLAIMS_LOCAL] = result.claims;
+        response.locals[CALLER_LOCAL] = caller;
         next();
+        return;
+      }
+      if (result.ok) {
+        // a token that names no caller cannot own tasks: it would share them with every such token
+        options.logger.info({ reason: 'no sub or azp claim' }, 'a2a call refused: bearer token');
+        refuse(response, wire, { kind: 'invalid_token', description: NO_CALLER });
         return;
       }
       const log = result.failure.kind === 'keys_unavailable' ? options.logger.error : options.logger.info;

@@ -17,6 +17,8 @@ import type { WireCodec } from './wire.js';
 
 export interface CallContext {
   readonly handler: SemanticHandler;
+  /** the calling agent (caller.ts): tasks and push configs are its own */
+  readonly caller: string;
   readonly id: unknown;
   readonly params: unknown;
   readonly response: Response;
@@ -31,7 +33,7 @@ export async function runOperation(
   call: CallContext,
 ): Promise<{ result: unknown } | undefined> {
   const codec = route.version === '1.0' ? V1_CODEC : V03_CODEC;
-  const { handler, params } = call;
+  const { handler, params, caller } = call;
   switch (route.operation) {
     case 'send':
       return { result: await send(codec, call) };
@@ -40,11 +42,11 @@ export async function runOperation(
       return undefined;
     case 'get': {
       const query = codec.taskQuery(params);
-      return { result: codec.task(handler.getTask(query.id, query.historyLength)) };
+      return { result: codec.task(handler.getTask(query.id, caller, query.historyLength)) };
     }
     case 'list': {
       if (codec.version !== '1.0') throw notSupported('ListTasks is a v1.0 method.');
-      const listed = handler.listTasks(listRequest(params));
+      const listed = handler.listTasks({ ...listRequest(params), caller });
       return {
         result: {
           tasks: listed.tasks.map((task) => codec.task(task)),
@@ -55,7 +57,7 @@ export async function runOperation(
       };
     }
     case 'cancel':
-      return { result: codec.task(await handler.cancelTask(codec.taskId(params))) };
+      return { result: codec.task(await handler.cancelTask(codec.taskId(params), caller)) };
     case 'subscribe':
       subscribe(codec, call);
       return undefined;
@@ -80,7 +82,7 @@ function notSupported(message: string): A2aError {
 
 async function send(codec: WireCodec, call: CallContext): Promise<unknown> {
   const request = codec.sendRequest(call.params);
-  const sent = await call.handler.sendMessage({ message: request.message });
+  const sent = await call.handler.sendMessage({ message: request.message, caller: call.caller });
   const task = request.blocking ? await sent.done : (call.handler.store.get(sent.task.id) ?? sent.task);
   return codec.sendResult(withHistory(task, request.historyLength));
 }
@@ -100,7 +102,7 @@ async function stream(codec: WireCodec, call: CallContext): Promise<void> {
     if (!opened.sse) early.push(event);
     else forward(opened.sse, codec, event);
   };
-  const sent = await call.handler.sendMessage({ message: request.message }, deliver);
+  const sent = await call.handler.sendMessage({ message: request.message, caller: call.caller }, deliver);
   const sse = new SseStream({ response: call.response, id: call.id, keepAliveMs: call.keepAliveMs });
   opened.sse = sse;
   sse.whenClosed(sent.unsubscribe);
@@ -116,7 +118,7 @@ function subscribe(codec: WireCodec, call: CallContext): void {
   const id = codec.taskId(call.params);
   const opened: { sse?: SseStream } = {};
   const early: TaskEvent[] = [];
-  const subscription = call.handler.subscribe(id, (event) => {
+  const subscription = call.handler.subscribe(id, call.caller, (event) => {
     if (!opened.sse) early.push(event);
     else forward(opened.sse, codec, event);
   });

@@ -7,7 +7,10 @@
 import express, { Router } from 'express';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../../runtime/logger.js';
+import { MAX_BODY_DEPTH, nestedDeeperThan } from '../../core/text/json-depth.js';
 import { A2aError } from '../a2a-error.js';
+import { CALLER_LOCAL } from '../auth/bearer-auth.js';
+import { ANONYMOUS_CALLER } from '../caller.js';
 import { requestedVersion } from '../protocol-version.js';
 import type { PushService } from '../push/push-service.js';
 import type { SemanticHandler } from '../semantic-handler.js';
@@ -18,12 +21,14 @@ import { runOperation } from './operations.js';
 import { isRecord } from './params.js';
 import { DEFAULT_KEEP_ALIVE_MS } from './sse.js';
 
-export const DEFAULT_RPC_BODY_LIMIT = '10mb';
+/** bytes; a message is at most `max_message_bytes` (64 KiB by default), the rest is the JSON-RPC envelope */
+export const DEFAULT_RPC_BODY_LIMIT = 1024 * 1024;
 
 export interface RpcRouterOptions {
   readonly handler: SemanticHandler;
   readonly logger: Logger;
-  readonly bodyLimit?: string;
+  /** bytes */
+  readonly bodyLimit?: number;
   /** SSE keep-alive comment interval */
   readonly keepAliveMs?: number;
   /** runs before the body is read (bearer auth): a refused call costs no body parsing */
@@ -40,7 +45,15 @@ export function rpcRouter(options: RpcRouterOptions): Router {
     ...(options.authenticate ? [options.authenticate] : []),
     express.raw({ type: () => true, limit: options.bodyLimit ?? DEFAULT_RPC_BODY_LIMIT }),
     (request: Request, response: Response) => {
-      void handle(request, response, options, keepAliveMs);
+      handle(request, response, options, keepAliveMs).catch((error: unknown) => {
+        // a failure outside the call's own handling (writing the answer) must not become unhandled
+        options.logger.error(
+          { error: error instanceof Error ? error.message : String(error) },
+          'a2a call failed',
+        );
+        if (!response.headersSent) sendError(response, null, asA2aError(error), '0.3');
+        else if (!response.writableEnded) response.end();
+      });
     },
     bodyErrors,
   );
@@ -64,6 +77,12 @@ async function handle(request: Request, response: Response, options: RpcRouterOp
   const id = isRecord(body) && isId(body['id']) ? body['id'] : null;
   const version = requestedVersion(request);
   const fallback: WireVersion = version.kind === 'supported' ? version.version : '0.3';
+  if (nestedDeeperThan(body, MAX_BODY_DEPTH)) {
+    // walking it (fingerprints, JSON.stringify) would overflow the stack: refused like the HTTP API does
+    const message = `The request nests more than ${MAX_BODY_DEPTH} levels deep.`;
+    sendError(response, id, new A2aError({ reason: 'INVALID_REQUEST', message }), fallback);
+    return;
+  }
   if (
     !isRecord(body) ||
     body['jsonrpc'] !== '2.0' ||
@@ -102,6 +121,7 @@ async function handle(request: Request, response: Response, options: RpcRouterOp
   try {
     const answer = await runOperation(route, {
       handler: options.handler,
+      caller: callerOfCall(response),
       id,
       params: body['params'],
       response,
@@ -119,6 +139,12 @@ async function handle(request: Request, response: Response, options: RpcRouterOp
     if (!response.headersSent) sendError(response, id, failure, route.version);
     else if (!response.writableEnded) response.end();
   }
+}
+
+/** the caller bearer auth found (with auth on, every call that got here has one), else the anonymous one */
+function callerOfCall(response: Response): string {
+  const caller: unknown = response.locals[CALLER_LOCAL];
+  return typeof caller === 'string' ? caller : ANONYMOUS_CALLER;
 }
 
 function isId(value: unknown): boolean {

@@ -6,13 +6,13 @@
 import { A2aError, invalidParams } from '../a2a-error.js';
 import type { A2aMessage, Part, Task, TaskEvent } from '../tasks/model.js';
 import {
+  identifier,
   isRecord,
   optionalBoolean,
   optionalCount,
   optionalRecord,
   readUserMessage,
   record,
-  text,
 } from './params.js';
 import type { Json } from './params.js';
 import type { WireCodec } from './wire.js';
@@ -32,9 +32,12 @@ export const V03_CODEC: WireCodec = {
   taskQuery(params) {
     const body = record(params, 'params');
     const historyLength = optionalCount(body['historyLength'], 'historyLength');
-    return { id: text(body['id'], 'id'), historyLength: historyLength === 0 ? undefined : historyLength };
+    return {
+      id: identifier(body['id'], 'id'),
+      historyLength: historyLength === 0 ? undefined : historyLength,
+    };
   },
-  taskId: (params) => text(record(params, 'params')['id'], 'id'),
+  taskId: (params) => identifier(record(params, 'params')['id'], 'id'),
   sendResult: (task) => taskJson(task),
   task: (task) => taskJson(task),
   event(event: TaskEvent) {

@@ -7,13 +7,15 @@
 import { A2aError, invalidParams } from '../a2a-error.js';
 import type { A2aMessage, Artifact, Part, Task, TaskEvent, TaskState, TaskStatus } from '../tasks/model.js';
 import {
+  MAX_CONTEXT_ID_LENGTH,
+  identifier,
   optionalBoolean,
+  optionalIdentifier,
   optionalCount,
   optionalRecord,
   readUserMessage,
   optionalText,
   record,
-  text,
 } from './params.js';
 import type { Json } from './params.js';
 import type { ListRequest, WireCodec } from './wire.js';
@@ -47,11 +49,11 @@ export const V1_CODEC: WireCodec = {
   taskQuery(params) {
     const body = record(params, 'params');
     return {
-      id: text(body['id'], 'id'),
+      id: identifier(body['id'], 'id'),
       historyLength: optionalCount(body['historyLength'], 'historyLength'),
     };
   },
-  taskId: (params) => text(record(params, 'params')['id'], 'id'),
+  taskId: (params) => identifier(record(params, 'params')['id'], 'id'),
   sendResult: (task) => ({ task: taskJson(task) }),
   task: (task) => taskJson(task),
   event(event: TaskEvent) {
@@ -83,8 +85,8 @@ export function listRequest(params: unknown): ListRequest {
   const statusAfter = after === undefined ? undefined : Date.parse(after);
   if (statusAfter !== undefined && Number.isNaN(statusAfter))
     throw invalidParams('statusTimestampAfter must be an ISO 8601 time', 'statusTimestampAfter');
-  const contextId = optionalText(body['contextId'], 'contextId');
-  const pageToken = optionalText(body['pageToken'], 'pageToken');
+  const contextId = optionalIdentifier(body['contextId'], 'contextId', MAX_CONTEXT_ID_LENGTH);
+  const pageToken = optionalIdentifier(body['pageToken'], 'pageToken');
   const historyLength = optionalCount(body['historyLength'], 'historyLength');
   return {
     pageSize,

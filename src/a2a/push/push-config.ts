@@ -2,11 +2,22 @@
  * Push notification configs (spec/a2a.md §2.7) as Parley keeps them, and their two wire shapes: v0.3
  * wraps `{taskId, pushNotificationConfig: {id, url, token, authentication: {schemes, credentials}}}`,
  * v1.0 is flat `{id, taskId, url, token, authentication: {scheme, credentials}}`. A config remembers
- * the version that set it: its notifications are sent in that version's shape.
+ * the version that set it: its notifications are sent in that version's shape. The token and the
+ * credentials become header values of every notification, so they are checked here with Node's own
+ * header rule: a value Node refuses would otherwise be stored and throw at each delivery.
  */
+import { validateHeaderValue } from 'node:http';
 import { invalidParams } from '../a2a-error.js';
 import type { WireVersion } from '../jsonrpc/errors.js';
-import { optionalRecord, optionalStrings, optionalText, record, text } from '../jsonrpc/params.js';
+import {
+  identifier,
+  optionalIdentifier,
+  optionalRecord,
+  optionalStrings,
+  optionalText,
+  record,
+  text,
+} from '../jsonrpc/params.js';
 import type { Json } from '../jsonrpc/params.js';
 
 export interface PushConfig {
@@ -26,12 +37,18 @@ export type PushConfigInput = Omit<PushConfig, 'id'> & { readonly id?: string };
 /** RFC 9110 token: what an auth scheme may be */
 const SCHEME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
+/**
+ * Size caps, in characters: configs live in memory and every value is sent again with each
+ * notification (token, credentials) or echoed in errors (URL), so a client may not make them large.
+ */
+export const PUSH_CONFIG_LIMITS = { id: 256, url: 2_048, token: 4_096, credentials: 4_096 } as const;
+
 export function readSetParams(params: unknown, version: WireVersion): PushConfigInput {
   const body = record(params, 'params');
   if (version === '1.0') {
     const auth = optionalRecord(body['authentication'], 'authentication');
     const scheme = auth ? text(auth['scheme'], 'authentication.scheme') : undefined;
-    return input(body, text(body['taskId'], 'taskId'), version, 'authentication', {
+    return input(body, identifier(body['taskId'], 'taskId'), version, 'authentication', {
       schemes: scheme ? [scheme] : undefined,
       credentials: auth ? optionalText(auth['credentials'], 'authentication.credentials') : undefined,
     });
@@ -43,7 +60,7 @@ export function readSetParams(params: unknown, version: WireVersion): PushConfig
     : undefined;
   if (auth && (!schemes || schemes.length === 0))
     throw invalidParams('authentication.schemes must list a scheme', 'pushNotificationConfig.authentication');
-  return input(config, text(body['taskId'], 'taskId'), version, 'pushNotificationConfig', {
+  return input(config, identifier(body['taskId'], 'taskId'), version, 'pushNotificationConfig', {
     schemes,
     credentials: auth
       ? optionalText(auth['credentials'], 'pushNotificationConfig.authentication.credentials')
@@ -59,41 +76,76 @@ function input(
   auth: { schemes: readonly string[] | undefined; credentials: string | undefined },
 ): PushConfigInput {
   const field = (name: string) => (version === '1.0' ? name : `${prefix}.${name}`);
-  const id = optionalText(body['id'], field('id'));
-  const token = optionalText(body['token'], field('token'));
+  const credentialsField = field('authentication.credentials');
+  const id = bounded(optionalText(body['id'], field('id')), PUSH_CONFIG_LIMITS.id, field('id'));
+  // capped before the URL guard parses it: its errors quote the URL
+  const url = bounded(text(body['url'], field('url')), PUSH_CONFIG_LIMITS.url, field('url'));
+  const token = bounded(
+    optionalText(body['token'], field('token')),
+    PUSH_CONFIG_LIMITS.token,
+    field('token'),
+  );
+  const credentials = bounded(auth.credentials, PUSH_CONFIG_LIMITS.credentials, credentialsField);
   for (const scheme of auth.schemes ?? [])
     if (!SCHEME.test(scheme))
       throw invalidParams(
         `authentication scheme ${scheme} is not an HTTP auth scheme`,
         field('authentication'),
       );
-  // header values: a CR or LF would let a client add headers of its own to the notification
-  for (const value of [token, auth.credentials])
-    if (value !== undefined && /[\r\n\0]/.test(value))
-      throw invalidParams('token and credentials must be one line of text', field('token'));
+  if (token !== undefined) headerValue(token, field('token'));
+  // checked as it is sent: `Authorization: <first scheme> <credentials>`
+  if (credentials !== undefined) headerValue(`${auth.schemes?.[0] ?? ''} ${credentials}`, credentialsField);
   return {
     taskId,
-    url: text(body['url'], field('url')),
+    url,
     version,
     ...(id !== undefined ? { id } : {}),
     ...(token !== undefined ? { token } : {}),
     ...(auth.schemes !== undefined ? { schemes: auth.schemes } : {}),
-    ...(auth.credentials !== undefined ? { credentials: auth.credentials } : {}),
+    ...(credentials !== undefined ? { credentials } : {}),
   };
+}
+
+function bounded<T extends string | undefined>(value: T, max: number, field: string): T {
+  if (value !== undefined && value.length > max)
+    throw invalidParams(`${field} must be at most ${max} characters`, field);
+  return value;
+}
+
+/**
+ * Node's own rule (tab, printable ASCII, U+0080–U+00FF) covers CR, LF and NUL, so no header injection,
+ * and every other character that would make the request throw at delivery. Latin-1 passes Node but
+ * arrives garbled (Node writes it as UTF-8, receivers read Latin-1), so a token a receiver compares
+ * would never match: it is refused too.
+ */
+function headerValue(value: string, field: string): void {
+  let valid = !/[^\t\x20-\x7e]/.test(value);
+  try {
+    // the header name only labels Node's error
+    validateHeaderValue(field, value);
+  } catch {
+    valid = false;
+  }
+  if (!valid)
+    throw invalidParams(
+      `${field} must be a valid HTTP header value: printable ASCII and tabs only ` +
+        '(no control characters, no DEL, no characters beyond ASCII)',
+      field,
+    );
 }
 
 /** `{taskId, configId?}` of get and delete: v0.3 `{id, pushNotificationConfigId}`, v1.0 `{taskId, id}` */
 export function readConfigRef(params: unknown, version: WireVersion): { taskId: string; configId?: string } {
   const body = record(params, 'params');
-  const taskId = text(body[version === '1.0' ? 'taskId' : 'id'], version === '1.0' ? 'taskId' : 'id');
+  const taskId = identifier(body[version === '1.0' ? 'taskId' : 'id'], version === '1.0' ? 'taskId' : 'id');
   const field = version === '1.0' ? 'id' : 'pushNotificationConfigId';
-  const configId = optionalText(body[field], field);
+  const configId = optionalIdentifier(body[field], field);
   return configId === undefined ? { taskId } : { taskId, configId };
 }
 
 export function readListTaskId(params: unknown, version: WireVersion): string {
   const body = record(params, 'params');
-  return text(body[version === '1.0' ? 'taskId' : 'id'], version === '1.0' ? 'taskId' : 'id');
+  return identifier(body[version === '1.0' ? 'taskId' : 'id'], version === '1.0' ? 'taskId' : 'id');
 }
 
 export function configJson(config: PushConfig, version: WireVersion): Json {

@@ -3,14 +3,15 @@
  * only when the config was set) and the socket connects to that checked address, the TLS name and
  * `Host` staying the URL's. Redirects are not followed (a 3xx is a failed attempt). Each attempt has a
  * timeout; network errors, timeouts, 429 and 5xx are retried with exponential backoff. A failure is
- * logged and reported as `false`, never thrown: a receiver that is down must not fail the task.
+ * logged and reported as `false`, never thrown: a receiver that is down must not fail the task, and
+ * nothing a config holds may throw out of a delivery, which runs in the background where a rejection
+ * would be unhandled and end the process.
  */
 import { request as httpRequest } from 'node:http';
 import type { IncomingMessage, RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import type { Logger } from '../../runtime/logger.js';
-import { A2aError } from '../a2a-error.js';
 import type { ResolvedAddress, UrlGuard } from './url-guard.js';
 
 export interface PushSenderOptions {
@@ -48,6 +49,19 @@ export class PushSender {
   }
 
   async deliver(delivery: PushDelivery): Promise<boolean> {
+    try {
+      return await this.attempts(delivery);
+    } catch (error) {
+      // a fault of our own (not of the receiver): still only a failed notification
+      this.options.logger.error(
+        { taskId: delivery.taskId, configId: delivery.configId, reason: reasonOf(error) },
+        'a2a push notification failed',
+      );
+      return false;
+    }
+  }
+
+  private async attempts(delivery: PushDelivery): Promise<boolean> {
     const retries = this.options.retries ?? DEFAULT_PUSH_RETRIES;
     const backoff = this.options.backoffMs ?? DEFAULT_PUSH_BACKOFF_MS;
     const log = { taskId: delivery.taskId, configId: delivery.configId, host: delivery.url.host };
@@ -71,28 +85,48 @@ export class PushSender {
     try {
       address = await this.options.guard.resolve(delivery.url);
     } catch (error) {
-      const reason = error instanceof A2aError ? error.message : String(error);
-      return { ok: false, retry: false, reason };
+      return { ok: false, retry: false, reason: reasonOf(error) };
     }
     return new Promise<Attempt>((resolve) => {
-      const request = (delivery.url.protocol === 'https:' ? httpsRequest : httpRequest)(delivery.url, {
-        method: 'POST',
-        headers: { ...delivery.headers, 'content-length': Buffer.byteLength(delivery.body) },
-        lookup: pinned(address),
-        timeout: this.options.timeoutMs ?? DEFAULT_PUSH_TIMEOUT_MS,
-        agent: false,
-      } satisfies RequestOptions);
-      request.on('response', (response: IncomingMessage) => {
-        response.resume();
-        const status = response.statusCode ?? 0;
-        if (status >= 200 && status < 300) resolve({ ok: true });
-        else resolve({ ok: false, retry: status === 429 || status >= 500, reason: `HTTP ${status}` });
-      });
-      request.on('timeout', () => request.destroy(new Error('timed out')));
-      request.on('error', (error) => resolve({ ok: false, retry: true, reason: error.message }));
-      request.end(delivery.body);
+      try {
+        this.send(delivery, address, resolve);
+      } catch (error) {
+        // Node refused the request itself (a header value it will not send, ERR_INVALID_CHAR): the
+        // same request would be refused again, so no retry
+        resolve({ ok: false, retry: false, reason: reasonOf(error) });
+      }
     });
   }
+
+  /** Starts the request; throws when Node refuses it (the caller turns that into a failed attempt). */
+  private send(delivery: PushDelivery, address: ResolvedAddress, resolve: (result: Attempt) => void): void {
+    const request = (delivery.url.protocol === 'https:' ? httpsRequest : httpRequest)(delivery.url, {
+      method: 'POST',
+      headers: { ...delivery.headers, 'content-length': Buffer.byteLength(delivery.body) },
+      lookup: pinned(address),
+      timeout: this.options.timeoutMs ?? DEFAULT_PUSH_TIMEOUT_MS,
+      agent: false,
+    } satisfies RequestOptions);
+    request.on('response', (response: IncomingMessage) => {
+      response.resume();
+      const status = response.statusCode ?? 0;
+      if (status >= 200 && status < 300) resolve({ ok: true });
+      else resolve({ ok: false, retry: status === 429 || status >= 500, reason: `HTTP ${status}` });
+    });
+    request.on('timeout', () => request.destroy(new Error('timed out')));
+    request.on('error', (error) => resolve({ ok: false, retry: true, reason: error.message }));
+    try {
+      request.end(delivery.body);
+    } catch (error) {
+      // no socket left open behind a request that was never sent
+      request.destroy();
+      throw error;
+    }
+  }
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 /** a lookup that answers the checked address whatever DNS says now */

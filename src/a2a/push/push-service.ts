@@ -17,7 +17,9 @@ import { V1_CODEC } from '../jsonrpc/v1.js';
 import type { Task, TaskEvent } from '../tasks/model.js';
 import type { TaskStore } from '../tasks/task-store.js';
 import type { PushConfig, PushConfigInput } from './push-config.js';
-import type { PushSender } from './push-sender.js';
+import type { PushDelivery, PushSender } from './push-sender.js';
+import { PushRegistry } from './push-registry.js';
+import type { PushLimits } from './push-registry.js';
 import type { UrlGuard } from './url-guard.js';
 
 export interface PushServiceOptions {
@@ -26,33 +28,42 @@ export interface PushServiceOptions {
   readonly sender: PushSender;
   readonly logger: Logger;
   readonly newId?: () => string;
+  /** configs per task and in all (DEFAULT_PUSH_LIMITS) */
+  readonly limits?: PushLimits;
 }
 
 export const NOTIFICATION_TOKEN_HEADER = 'X-A2A-Notification-Token';
 
 export class PushService {
   private readonly options: PushServiceOptions;
-  /** task id → config id → config */
-  private readonly configs = new Map<string, Map<string, PushConfig>>();
+  private readonly registry: PushRegistry;
   private readonly subscriptions = new Map<string, () => void>();
   private readonly pending = new Set<Promise<boolean>>();
 
   constructor(options: PushServiceOptions) {
     this.options = options;
+    this.registry = new PushRegistry(options.limits);
+    // a forgotten task takes its configs along: nothing is delivered for it, nothing lingers
+    options.store.onRemoved((ids) => {
+      this.registry.removeTasks(ids);
+      for (const id of ids) this.unsubscribe(id);
+    });
   }
 
-  /** Checks the URL (form, allow-list, resolved addresses) and stores the config for the task. */
-  async set(input: PushConfigInput): Promise<PushConfig> {
-    this.task(input.taskId);
+  /** how many configs are held (all tasks) */
+  get size(): number {
+    return this.registry.size;
+  }
+
+  /** Checks the URL (form, allow-list, resolved addresses) and stores the caller's config for its task. */
+  async set(input: PushConfigInput, caller: string): Promise<PushConfig> {
+    this.task(input.taskId, caller);
     const url = this.options.guard.checkUrl(input.url);
     await this.options.guard.resolve(url);
+    // the task may have been forgotten while the name resolved
+    this.task(input.taskId, caller);
     const config: PushConfig = { ...input, id: input.id ?? (this.options.newId ?? randomUUID)() };
-    let forTask = this.configs.get(input.taskId);
-    if (!forTask) {
-      forTask = new Map();
-      this.configs.set(input.taskId, forTask);
-    }
-    forTask.set(config.id, config);
+    this.registry.put(config, caller);
     if (!this.subscriptions.has(input.taskId))
       this.subscriptions.set(
         input.taskId,
@@ -61,10 +72,10 @@ export class PushService {
     return config;
   }
 
-  /** One config; without an id the task's first (v0.3 clients ask that way). */
-  get(taskId: string, configId: string | undefined): PushConfig {
-    this.task(taskId);
-    const forTask = [...(this.configs.get(taskId)?.values() ?? [])];
+  /** One of the caller's configs; without an id the task's first (v0.3 clients ask that way). */
+  get(taskId: string, configId: string | undefined, caller: string): PushConfig {
+    this.task(taskId, caller);
+    const forTask = this.registry.list(taskId, caller);
     const found = configId === undefined ? forTask[0] : forTask.find((config) => config.id === configId);
     if (!found)
       throw new A2aError({
@@ -75,21 +86,15 @@ export class PushService {
     return found;
   }
 
-  list(taskId: string): PushConfig[] {
-    this.task(taskId);
-    return [...(this.configs.get(taskId)?.values() ?? [])];
+  list(taskId: string, caller: string): PushConfig[] {
+    this.task(taskId, caller);
+    return this.registry.list(taskId, caller);
   }
 
   /** Idempotent: deleting a config that is not there succeeds (spec/a2a.md §3 #10). */
-  delete(taskId: string, configId: string): void {
-    this.task(taskId);
-    const forTask = this.configs.get(taskId);
-    forTask?.delete(configId);
-    if (forTask && forTask.size === 0) {
-      this.configs.delete(taskId);
-      this.subscriptions.get(taskId)?.();
-      this.subscriptions.delete(taskId);
-    }
+  delete(taskId: string, configId: string, caller: string): void {
+    this.task(taskId, caller);
+    if (this.registry.delete(taskId, configId, caller)) this.unsubscribe(taskId);
   }
 
   /** Resolves once the deliveries under way are over (tests, shutdown). */
@@ -97,10 +102,16 @@ export class PushService {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 
-  private task(id: string): Task {
-    const task = this.options.store.get(id);
+  /** the caller's task: another caller's is as unknown as a missing one */
+  private task(id: string, caller: string): Task {
+    const task = this.options.store.owned(id, caller);
     if (!task) throw taskNotFound(id);
     return task;
+  }
+
+  private unsubscribe(taskId: string): void {
+    this.subscriptions.get(taskId)?.();
+    this.subscriptions.delete(taskId);
   }
 
   private onEvent(event: TaskEvent): void {
@@ -108,20 +119,43 @@ export class PushService {
     if (event.status.state === 'working' || event.status.state === 'submitted') return;
     const task = this.options.store.get(event.taskId);
     if (!task) return;
-    for (const config of this.configs.get(task.id)?.values() ?? []) {
-      const delivery = this.options.sender.deliver({
-        url: new URL(config.url),
-        headers: headersFor(config),
-        body: JSON.stringify(
-          config.version === '1.0' ? V1_CODEC.event({ kind: 'task', task }) : V03_CODEC.task(task),
-        ),
-        taskId: task.id,
-        configId: config.id,
-      });
+    for (const config of this.registry.recipients(task.id)) {
+      // this runs inside the task store's publish: nothing a config holds may throw into the turn, and
+      // the delivery runs in the background, where a rejection would be unhandled and end the process
+      const failed = (error: unknown) => {
+        this.options.logger.error(
+          {
+            taskId: task.id,
+            configId: config.id,
+            reason: error instanceof Error ? error.message : String(error),
+          },
+          'a2a push notification failed',
+        );
+        return false;
+      };
+      let delivery: Promise<boolean>;
+      try {
+        delivery = this.options.sender.deliver(deliveryFor(config, task)).catch(failed);
+      } catch (error) {
+        failed(error);
+        continue;
+      }
       this.pending.add(delivery);
       void delivery.finally(() => this.pending.delete(delivery));
     }
   }
+}
+
+function deliveryFor(config: PushConfig, task: Task): PushDelivery {
+  return {
+    url: new URL(config.url),
+    headers: headersFor(config),
+    body: JSON.stringify(
+      config.version === '1.0' ? V1_CODEC.event({ kind: 'task', task }) : V03_CODEC.task(task),
+    ),
+    taskId: task.id,
+    configId: config.id,
+  };
 }
 
 function headersFor(config: PushConfig): Record<string, string> {

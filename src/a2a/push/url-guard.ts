@@ -2,14 +2,19 @@
  * Where push notifications may go (SSRF guard). A callback URL must be http(s) without credentials, its
  * host must match `push_notification_allowed_hosts` when one is set (an exact host, or `*.example.com`
  * for the subdomains of example.com; none configured accepts any host), and every address its name
- * resolves to must be public: loopback, private, CGNAT, link-local (cloud metadata), multicast, reserved,
- * IPv4-mapped and NAT64 addresses are refused. Only an exact entry allows non-public addresses: an
- * operator who lists `127.0.0.1` or `hooks.internal` by name means it; a wildcard never does. URL
- * parsing normalises decimal, octal and hex IPv4 spellings (`2130706433`, `0177.0.0.1`) first. The
- * sender connects to the address checked here (see push-sender.ts), so DNS rebinding gains nothing.
+ * resolves to must be public. What is public is ipaddr.js's range table, not a list of our own: an
+ * address is public when ipaddr.js calls it plain `unicast` and, for IPv6, it lies in the global unicast
+ * allocation 2000::/3. So loopback, private, CGNAT, link-local (cloud metadata), multicast, reserved,
+ * IPv4-mapped and every IPv6 form that embeds an IPv4 address (IPv4-compatible `::a.b.c.d`, 6to4,
+ * NAT64, Teredo, RFC 6145 translated) or is local (ULA, site-local) are refused. Only an exact entry
+ * allows non-public addresses: an operator who lists `127.0.0.1` or `hooks.internal` by name means it;
+ * a wildcard never does. URL parsing normalises decimal, octal and hex IPv4 spellings (`2130706433`,
+ * `0177.0.0.1`) first. The sender connects to the address checked here (see push-sender.ts), so DNS
+ * rebinding gains nothing.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { A2aError } from '../a2a-error.js';
 
 export interface ResolvedAddress {
@@ -26,57 +31,32 @@ export interface UrlGuardOptions {
   readonly resolve?: Resolver;
 }
 
-// one list per family: a BlockList matches IPv4 addresses against IPv4-mapped IPv6 rules too, so
-// `::ffff:0:0/96` in a shared list would refuse every IPv4 address
-const NON_PUBLIC_V4 = new BlockList();
-const NON_PUBLIC_V6 = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  NON_PUBLIC_V4.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['::ffff:0:0', 96],
-  ['64:ff9b::', 96],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  NON_PUBLIC_V6.addSubnet(network, prefix, 'ipv6');
+// ipaddr.js has no range for IPv4-compatible `::a.b.c.d` (::/96) and calls it `unicast`; everything
+// outside the global allocation is no address a receiver on the internet has
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
 
 /** even an exactly listed host may not send to these: they are no receiver */
-const NEVER_V4 = new BlockList();
-NEVER_V4.addSubnet('0.0.0.0', 8, 'ipv4');
-NEVER_V4.addSubnet('224.0.0.0', 4, 'ipv4');
-NEVER_V4.addAddress('255.255.255.255', 'ipv4');
-const NEVER_V6 = new BlockList();
-NEVER_V6.addAddress('::', 'ipv6');
-NEVER_V6.addSubnet('ff00::', 8, 'ipv6');
+const NEVER: ReadonlySet<string> = new Set(['unspecified', 'multicast', 'broadcast']);
 
-export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 0) return false;
-  return family === 4 ? !NON_PUBLIC_V4.check(address, 'ipv4') : !NON_PUBLIC_V6.check(address, 'ipv6');
+/** `isIP` first: ipaddr.js alone would also read loose spellings such as `127.1` */
+function parse(address: string): ipaddr.IPv4 | ipaddr.IPv6 | undefined {
+  return isIP(address) === 0 ? undefined : ipaddr.parse(address);
 }
 
-function isNever(address: string, family: 4 | 6): boolean {
-  return family === 4 ? NEVER_V4.check(address, 'ipv4') : NEVER_V6.check(address, 'ipv6');
+export function isPublicAddress(address: string): boolean {
+  const parsed = parse(address);
+  // an IPv4-mapped address is ipaddr.js's `ipv4Mapped`, so refused: the socket would reach IPv4
+  if (!parsed || parsed.range() !== 'unicast') return false;
+  return parsed instanceof ipaddr.IPv4 || parsed.match(GLOBAL_UNICAST_V6);
+}
+
+function isNever(address: string): boolean {
+  const parsed = parse(address);
+  if (!parsed) return true;
+  // the socket of a mapped address connects over IPv4, so its IPv4 address is what counts here
+  const target =
+    parsed instanceof ipaddr.IPv6 && parsed.isIPv4MappedAddress() ? parsed.toIPv4Address() : parsed;
+  return NEVER.has(target.range());
 }
 
 export class UrlGuard {
@@ -116,8 +96,8 @@ export class UrlGuard {
     const family = isIP(host);
     const addresses: readonly ResolvedAddress[] =
       family !== 0 ? [{ address: host, family: family as 4 | 6 }] : await this.lookup(host);
-    for (const { address, family: version } of addresses) {
-      if (isNever(address, version) || (!exact && !isPublicAddress(address)))
+    for (const { address } of addresses) {
+      if (isNever(address) || (!exact && !isPublicAddress(address)))
         throw refused(
           `The host ${host} resolves to ${address}, which is not a public address; ` +
             'list the host exactly in push_notification_allowed_hosts to allow it.',

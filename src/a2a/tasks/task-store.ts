@@ -2,47 +2,101 @@
  * The tasks of this process, in memory (Rasa keeps A2A state per process too; the start-up guardrail
  * refuses several workers). Every change goes through `publish`, which applies the event to the stored
  * task and hands it to the task's subscribers in order, so all streams of a task see the same sequence.
+ * Each task belongs to the caller that created it and knows its size in bytes (as JSON), so that the
+ * limits of task-retention.ts can be byte limits; a history over `maxHistoryBytes` loses its oldest
+ * messages.
  */
 import { TERMINAL_STATES } from './model.js';
 import type { Artifact, Task, TaskEvent, TaskState } from './model.js';
+import { TaskSize } from './task-size.js';
 
 export type TaskListener = (event: TaskEvent) => void;
 
 export interface ListQuery {
+  readonly owner: string;
   readonly contextId?: string;
   readonly state?: TaskState;
   /** only tasks whose status changed at or after this time (ms since the epoch) */
   readonly statusAfter?: number;
 }
 
+/** whose a task is: the caller that created it, and the context (conversation) it runs in */
+export interface TaskOwnership {
+  readonly owner: string;
+  /** the context's key (its conversation id), unique across callers unlike the contextId */
+  readonly contextKey: string;
+}
+
+/** a stored task with its ownership and size */
+export interface StoredTask extends TaskOwnership {
+  readonly task: Task;
+  readonly bytes: number;
+}
+
+interface Entry extends TaskOwnership {
+  task: Task;
+  readonly size: TaskSize;
+}
+
 export class TaskStore {
-  private readonly tasks = new Map<string, Task>();
+  private readonly entries = new Map<string, Entry>();
   private readonly listeners = new Map<string, Set<TaskListener>>();
+  private readonly removalListeners = new Set<(ids: readonly string[]) => void>();
+  private readonly maxHistoryBytes: number;
+  private bytes = 0;
+
+  constructor(options: { readonly maxHistoryBytes?: number } = {}) {
+    this.maxHistoryBytes = options.maxHistoryBytes ?? Number.POSITIVE_INFINITY;
+  }
 
   get(id: string): Task | undefined {
-    return this.tasks.get(id);
+    return this.entries.get(id)?.task;
+  }
+
+  /** The task when it belongs to `owner`; another caller's task is as unknown as a missing one. */
+  owned(id: string, owner: string): Task | undefined {
+    const entry = this.entries.get(id);
+    return entry && entry.owner === owner ? entry.task : undefined;
+  }
+
+  ownershipOf(id: string): TaskOwnership | undefined {
+    const entry = this.entries.get(id);
+    return entry ? { owner: entry.owner, contextKey: entry.contextKey } : undefined;
+  }
+
+  bytesOf(id: string): number {
+    return this.entries.get(id)?.size.total ?? 0;
   }
 
   get size(): number {
-    return this.tasks.size;
+    return this.entries.size;
+  }
+
+  /** the bytes of every task held */
+  get totalBytes(): number {
+    return this.bytes;
   }
 
   /** Stores a new task and announces it with its first event. */
-  create(task: Task): void {
-    this.tasks.set(task.id, task);
-    this.emit(task.id, { kind: 'task', task });
+  create(task: Task, ownership: TaskOwnership): void {
+    const size = new TaskSize();
+    const entry: Entry = { task: this.sized(size, task), ...ownership, size };
+    this.entries.set(task.id, entry);
+    this.bytes += size.total;
+    this.emit(task.id, { kind: 'task', task: entry.task });
   }
 
   /** Applies an update to its task and tells the subscribers; a terminal task changes no more. */
   publish(event: TaskEvent): Task | undefined {
     const id = event.kind === 'task' ? event.task.id : event.taskId;
-    const current = this.tasks.get(id);
-    if (!current) return undefined;
-    if (TERMINAL_STATES.has(current.status.state) && event.kind !== 'task') return current;
-    const next = apply(current, event);
-    this.tasks.set(id, next);
+    const entry = this.entries.get(id);
+    if (!entry) return undefined;
+    if (TERMINAL_STATES.has(entry.task.status.state) && event.kind !== 'task') return entry.task;
+    const before = entry.size.total;
+    entry.task = this.sized(entry.size, apply(entry.task, event));
+    this.bytes += entry.size.total - before;
     this.emit(id, event);
-    return next;
+    return entry.task;
   }
 
   /** Hears the task's next events; returns the function that stops it. */
@@ -59,28 +113,50 @@ export class TaskStore {
     };
   }
 
+  /** Hears which tasks are forgotten (push configs go with their task). */
+  onRemoved(listener: (ids: readonly string[]) => void): () => void {
+    this.removalListeners.add(listener);
+    return () => this.removalListeners.delete(listener);
+  }
+
   list(query: ListQuery): Task[] {
-    const found = [...this.tasks.values()].filter(
-      (task) =>
+    const found: Task[] = [];
+    for (const { task, owner } of this.entries.values())
+      if (
+        owner === query.owner &&
         (query.contextId === undefined || task.contextId === query.contextId) &&
         (query.state === undefined || task.status.state === query.state) &&
-        (query.statusAfter === undefined || Date.parse(task.status.timestamp) >= query.statusAfter),
-    );
+        (query.statusAfter === undefined || Date.parse(task.status.timestamp) >= query.statusAfter)
+      )
+        found.push(task);
     // newest status first (spec/a2a.md §2.4); ties keep creation order reversed, which is stable
     return found.reverse().sort((a, b) => Date.parse(b.status.timestamp) - Date.parse(a.status.timestamp));
   }
 
   /** the tasks in the order they were created */
-  oldestFirst(): IterableIterator<Task> {
-    return this.tasks.values();
+  *oldestFirst(): IterableIterator<StoredTask> {
+    for (const { task, owner, contextKey, size } of this.entries.values())
+      yield { task, owner, contextKey, bytes: size.total };
   }
 
   /** Forgets tasks (their context was evicted, or they are beyond the retention limits). */
   remove(ids: Iterable<string>): void {
+    const removed: string[] = [];
     for (const id of ids) {
-      this.tasks.delete(id);
+      const entry = this.entries.get(id);
+      if (!entry) continue;
+      this.bytes -= entry.size.total;
+      this.entries.delete(id);
       this.listeners.delete(id);
+      removed.push(id);
     }
+    if (removed.length > 0) for (const listener of [...this.removalListeners]) listener(removed);
+  }
+
+  /** the task with its history cut to the byte limit, its size measured */
+  private sized(size: TaskSize, task: Task): Task {
+    const kept = size.measure(task, this.maxHistoryBytes);
+    return kept === task.history ? task : { ...task, history: kept };
   }
 
   private emit(id: string, event: TaskEvent): void {

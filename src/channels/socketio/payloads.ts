@@ -1,13 +1,16 @@
 import { randomUUID } from 'node:crypto';
+import { conversationIdProblem, isA2aConversationId } from '../../core/text/identifiers.js';
 import { isRecord, metadataOf } from '../request-fields.js';
 
-const MAX_SESSION_ID_LENGTH = 255;
-
-/** A client-chosen session id: a non-empty string (or a number) of at most 255 characters. */
+/**
+ * A client-chosen session id: a non-empty string (or a number) that is a usable conversation id (at
+ * most 255 characters, no control or bidi characters) outside the A2A server's `a2a:` namespace.
+ */
 export function sessionIdOf(data: unknown): string | undefined {
   const value = isRecord(data) ? data['session_id'] : undefined;
   const id = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
-  if (typeof id !== 'string' || id.trim() === '' || id.length > MAX_SESSION_ID_LENGTH) return undefined;
+  if (typeof id !== 'string' || conversationIdProblem(id) !== undefined || isA2aConversationId(id))
+    return undefined;
   return id;
 }
 

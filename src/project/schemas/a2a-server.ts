@@ -1,11 +1,13 @@
 import type { SchemaObject } from 'ajv';
 import {
   A2A_AUTH_KEYS,
+  BYTE_LIMIT_PATTERN,
   HOST_PATTERN,
   JWKS_ALGORITHMS,
   JWKS_URL_PATTERN,
   MAX_LEEWAY_SECONDS,
   MAX_TIMEOUT_SECONDS,
+  MIN_BYTE_LIMIT,
   MIN_SECRET_LENGTH,
   PUBLIC_URL_PATTERN,
   SECRET_ALGORITHMS,
@@ -49,6 +51,17 @@ function wholeNumber(code: DiagnosticCode, hint: string, maximum?: number): Sche
     pattern: WHOLE_NUMBER_PATTERN,
     'x-expected': `a whole number ${range}`,
     'x-message': `must be a whole number ${range}`,
+    'x-hint': hint,
+  });
+}
+
+function byteLimit(hint: string): SchemaObject {
+  return coded('A2A_CONFIG_INVALID', {
+    type: ['integer', 'string'],
+    minimum: MIN_BYTE_LIMIT,
+    pattern: BYTE_LIMIT_PATTERN,
+    'x-expected': `a number of bytes, at least ${MIN_BYTE_LIMIT}`,
+    'x-message': `must be a whole number of bytes, at least ${MIN_BYTE_LIMIT}`,
     'x-hint': hint,
   });
 }
@@ -183,5 +196,10 @@ export const a2aServerSchema: SchemaObject = {
       }),
     }),
     auth,
+    context_id_as_sender_id: flag,
+    max_message_bytes: byteLimit('the largest message a caller may send, in bytes of JSON'),
+    max_task_history_bytes: byteLimit("how much of a task's history is kept; older messages are dropped"),
+    max_context_bytes: byteLimit("a context's tasks in memory; its oldest finished tasks are forgotten"),
+    max_task_memory_bytes: byteLimit('all A2A tasks in memory; the oldest finished tasks are forgotten'),
   },
 };

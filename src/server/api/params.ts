@@ -1,6 +1,7 @@
 import type { Request } from 'express';
 import type { EventVerbosity } from '../../core/events/tracker-json.js';
 import { isPlainObject } from '../../core/events/json-value.js';
+import { conversationIdProblem } from '../../core/text/identifiers.js';
 import { conversationIdParam } from '../auth.js';
 import { ApiError, badRequest } from './api-error.js';
 
@@ -51,6 +52,8 @@ export function conversationIdOf(request: Request): string {
   const id = conversationIdParam(request.params);
   if (id === undefined || id === '')
     throw badRequest('The conversation id is missing.', 'conversation_id', 'query');
+  const problem = conversationIdProblem(id);
+  if (problem) throw badRequest(`The conversation id ${problem}.`, 'conversation_id', 'query');
   return id;
 }
 

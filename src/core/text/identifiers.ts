@@ -1,0 +1,39 @@
+/**
+ * What an id chosen by a caller may hold (conversation ids, A2A context, message and task ids). An id
+ * ends up in the tracker store, in logs and on operators' screens, so it must be text that shows as
+ * what it is: no control characters (a NUL cannot be stored in PostgreSQL text, a newline forges log
+ * lines), no bidirectional overrides or isolates (they make `abc` display as `cba`, so two ids look
+ * alike), and no unpaired surrogates (stored as U+FFFD, which would merge two conversations).
+ */
+
+/** Rasa's sender_id column is VARCHAR(255) */
+export const MAX_CONVERSATION_ID_LENGTH = 255;
+
+/**
+ * Conversation ids under this prefix belong to the A2A server (`a2a:<caller>:<contextId>`): channels
+ * may not address them, so a webhook client cannot reach an A2A caller's conversation.
+ */
+export const A2A_CONVERSATION_PREFIX = 'a2a:';
+
+// C0 controls, DEL, C1 controls; the bidi embeddings, overrides, isolates and marks; U+2028/2029
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Why `id` is not a usable id (a sentence for a 400 answer), or undefined when it is. */
+export function identifierProblem(id: string, maxLength: number): string | undefined {
+  if (id.trim() === '') return 'must be a non-empty string';
+  if (id.length > maxLength) return `must be at most ${maxLength} characters`;
+  if (LONE_SURROGATE.test(id)) return 'must be well-formed Unicode text';
+  if (FORBIDDEN.test(id)) return 'must not contain control characters or bidirectional formatting characters';
+  return undefined;
+}
+
+/** A conversation id's problem, for any edge (channels, HTTP API). */
+export function conversationIdProblem(id: string): string | undefined {
+  return identifierProblem(id, MAX_CONVERSATION_ID_LENGTH);
+}
+
+export function isA2aConversationId(id: string): boolean {
+  return id.startsWith(A2A_CONVERSATION_PREFIX);
+}

@@ -5,7 +5,7 @@
  * use (src/core/text/identifiers.ts), so neither another caller nor a webhook client can reach it.
  */
 import { createHash } from 'node:crypto';
-import { A2A_CONVERSATION_PREFIX } from '../core/text/identifiers.js';
+import { A2A_CONVERSATION_PREFIX, isWellFormedText } from '../core/text/identifiers.js';
 
 /** the one caller when auth is off; a token must name a caller, so no token maps here */
 export const ANONYMOUS_CALLER = '';
@@ -16,11 +16,18 @@ export type ConversationIds = 'namespaced' | 'context_id';
 /** the longest caller segment of a conversation id; longer (encoded) callers are hashed */
 const MAX_CALLER_SEGMENT = 64;
 
-/** The calling agent a verified token names, or undefined when it names none. */
+/** the longest caller name taken from a token */
+const MAX_CALLER_LENGTH = 1_024;
+
+/**
+ * The calling agent a verified token names, or undefined when it names none usable: a name that is
+ * not well-formed text (it could not be encoded, and two such names would hash alike) or absurdly long.
+ */
 export function callerFromClaims(claims: Readonly<Record<string, unknown>>): string | undefined {
   for (const claim of ['sub', 'azp']) {
     const value = claims[claim];
-    if (typeof value === 'string' && value.trim() !== '') return value;
+    if (typeof value !== 'string' || value.trim() === '') continue;
+    return isWellFormedText(value) && value.length <= MAX_CALLER_LENGTH ? value : undefined;
   }
   return undefined;
 }

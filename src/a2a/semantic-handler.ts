@@ -20,6 +20,7 @@ import { MessageCache, messageFingerprint } from './tasks/message-cache.js';
 import { TERMINAL_STATES, withHistory } from './tasks/model.js';
 import type { A2aMessage, Task } from './tasks/model.js';
 import { jsonBytes } from './tasks/task-size.js';
+import { refuseOversized, whenSettled } from './tasks/task-settling.js';
 import { TaskStore } from './tasks/task-store.js';
 import type { TaskListener } from './tasks/task-store.js';
 import { TaskTimers } from './tasks/task-timers.js';
@@ -82,6 +83,8 @@ export interface ListParams {
 }
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024;
+/** the replay answers (whole tasks, kept after the tasks themselves may be gone) may take a quarter of the task memory */
+const REPLAY_SHARE_OF_TASK_MEMORY = 4;
 
 export class SemanticHandler {
   readonly store: TaskStore;
@@ -100,6 +103,12 @@ export class SemanticHandler {
     const now = options.now ?? Date.now;
     this.newId = options.newId ?? randomUUID;
     this.maxMessageBytes = settings.limits?.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    const limits: TaskLimits = {
+      ...DEFAULT_TASK_LIMITS,
+      ...(settings.limits?.maxContextBytes ? { maxContextBytes: settings.limits.maxContextBytes } : {}),
+      ...(settings.limits?.maxTaskMemoryBytes ? { maxTotalBytes: settings.limits.maxTaskMemoryBytes } : {}),
+      ...options.taskLimits,
+    };
     this.store = new TaskStore({
       ...(settings.limits?.maxTaskHistoryBytes
         ? { maxHistoryBytes: settings.limits.maxTaskHistoryBytes }
@@ -115,7 +124,7 @@ export class SemanticHandler {
     this.retention = new TaskRetention({
       store: this.store,
       contexts: this.contexts,
-      limits: taskLimits(settings, options.taskLimits),
+      limits,
       evict: (context) => {
         this.contexts.forget(context.key);
         this.evicted(context, 'memory');
@@ -124,7 +133,8 @@ export class SemanticHandler {
     this.cache = new MessageCache({
       ttlSeconds: settings.messageCacheTtlSeconds,
       now,
-      maxEntries: options.taskLimits?.total ?? DEFAULT_TASK_LIMITS.total,
+      maxEntries: limits.total,
+      maxBytes: Math.floor(limits.maxTotalBytes / REPLAY_SHARE_OF_TASK_MEMORY),
     });
     this.runner = new TurnRunner({ ...options, store: this.store, now, newId: this.newId });
   }
@@ -135,7 +145,7 @@ export class SemanticHandler {
    */
   async sendMessage(params: SendParams, listener?: TaskListener): Promise<SendResult> {
     const { message, caller } = params;
-    this.refuseOversized(message);
+    refuseOversized(message, this.maxMessageBytes);
     const fingerprint = messageFingerprint(message);
     // a retry is recognised before the task's state is checked: the retried message may have ended it
     const knownContext =
@@ -168,9 +178,14 @@ export class SemanticHandler {
     }
     this.retention.afterChange(context);
     const turn = this.runner.run(context, received);
-    const done = this.settled(taskId, turn);
+    const done = whenSettled(this.store, taskId, turn);
     this.markRunning(context, turn);
-    this.cache.set(this.replayScope(caller, contextId), message.messageId, fingerprint, done);
+    const scope = this.replayScope(caller, contextId);
+    this.cache.set(scope, message.messageId, fingerprint, done);
+    // the store measured the task as it grew; a task already forgotten is measured once here
+    void done.then((task) =>
+      this.cache.weigh(scope, message.messageId, this.store.bytesOf(task.id) || jsonBytes(task)),
+    );
     return {
       task: this.store.get(taskId) as Task,
       done,
@@ -244,8 +259,13 @@ export class SemanticHandler {
   }
 
   /** what is held in memory, for /metrics */
-  stats(): { contexts: number; tasks: number; taskBytes: number } {
-    return { contexts: this.contexts.size, tasks: this.store.size, taskBytes: this.store.totalBytes };
+  stats(): { contexts: number; tasks: number; taskBytes: number; replayBytes: number } {
+    return {
+      contexts: this.contexts.size,
+      tasks: this.store.size,
+      taskBytes: this.store.totalBytes,
+      replayBytes: this.cache.totalBytes,
+    };
   }
 
   /** Stops the task timers (server shutdown). */
@@ -301,16 +321,6 @@ export class SemanticHandler {
     });
   }
 
-  private refuseOversized(message: A2aMessage): void {
-    const bytes = jsonBytes({ parts: message.parts, metadata: message.metadata ?? null });
-    if (bytes <= this.maxMessageBytes) return;
-    throw new A2aError({
-      reason: 'INVALID_PARAMS',
-      message: `The message is ${bytes} bytes; this agent accepts messages of at most ${this.maxMessageBytes} bytes.`,
-      metadata: { field: 'message', limitBytes: String(this.maxMessageBytes) },
-    });
-  }
-
   private continuable(message: A2aMessage, caller: string): Task {
     const id = message.taskId as string;
     const task = this.ownedTask(id, caller);
@@ -359,8 +369,9 @@ export class SemanticHandler {
   }
 
   /**
-   * A context made room for another (or for memory): its open task fails, saying why, and its tasks
-   * are forgotten; the conversation stays in the tracker store.
+   * A context made room for another (or for memory): its open task fails, saying why. Made room for a
+   * caller under its fair share, the failed task stays readable (its caller learns why; retention
+   * forgets it later like any finished task); made room for memory or evicted idle, the tasks go.
    */
   private evicted(context: ContextRecord, reason: EvictionReason | 'memory'): void {
     for (const id of context.taskIds.filter((taskId) => this.isOpen(taskId))) {
@@ -371,28 +382,7 @@ export class SemanticHandler {
       this.options.logger.warn({ taskId: id, contextId: context.contextId, reason }, 'a2a task evicted');
       this.runner.finish(this.store.get(id) as Task, failedOutcome(`evicted_${reason}`, why), []);
     }
-    this.store.remove(context.taskIds);
-  }
-
-  /**
-   * The task once its last status of the turn is out (interrupted or terminal), which may come before
-   * the turn ends: a timed-out or canceled task answers a blocking send at once.
-   */
-  private settled(taskId: string, turn: Promise<void>): Promise<Task> {
-    let last = this.store.get(taskId) as Task;
-    return new Promise((resolve) => {
-      const stop = this.store.subscribe(taskId, (event) => {
-        last = this.store.get(taskId) ?? last;
-        if (event.kind !== 'status-update' || !event.final) return;
-        stop();
-        resolve(last);
-      });
-      const end = (): void => {
-        stop();
-        resolve(this.store.get(taskId) ?? last);
-      };
-      void turn.then(end, end);
-    });
+    if (reason !== 'fair_share') this.store.remove(context.taskIds);
   }
 
   private refuseWhenClosing(): void {
@@ -407,13 +397,4 @@ export class SemanticHandler {
     const task = this.store.get(taskId);
     return task !== undefined && !TERMINAL_STATES.has(task.status.state);
   }
-}
-
-function taskLimits(settings: SemanticSettings, override: Partial<TaskLimits> | undefined): TaskLimits {
-  return {
-    ...DEFAULT_TASK_LIMITS,
-    ...(settings.limits?.maxContextBytes ? { maxContextBytes: settings.limits.maxContextBytes } : {}),
-    ...(settings.limits?.maxTaskMemoryBytes ? { maxTotalBytes: settings.limits.maxTaskMemoryBytes } : {}),
-    ...override,
-  };
 }

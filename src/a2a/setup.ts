@@ -54,7 +54,7 @@ export interface A2aServer {
    */
   jsonRpc(deps: A2aRuntime): readonly { readonly path: string; readonly router: Router }[];
   /** what the A2A server holds in memory (zeros before jsonRpc) */
-  stats(): { contexts: number; tasks: number; taskBytes: number; pushConfigs: number };
+  stats(): { contexts: number; tasks: number; taskBytes: number; replayBytes: number; pushConfigs: number };
   /** the JSON-RPC endpoint's public URL, once listening */
   endpointUrl(): string | undefined;
   /** one line for the start-up message */
@@ -127,7 +127,7 @@ export function prepareA2aServer(options: A2aSetupOptions): A2aServer | undefine
       return mountPaths.map((path) => ({ path, router: served }));
     },
     stats: () => ({
-      ...(held?.handler.stats() ?? { contexts: 0, tasks: 0, taskBytes: 0 }),
+      ...(held?.handler.stats() ?? { contexts: 0, tasks: 0, taskBytes: 0, replayBytes: 0 }),
       pushConfigs: held?.push?.size ?? 0,
     }),
     endpointUrl: () => endpoint,

@@ -1,3 +1,5 @@
+import { boundedLogValue } from './log-fields.js';
+
 /** The structured logger the runtime writes to (pino's call shape); a silent one by default. */
 export interface Logger {
   info(fields: Record<string, unknown>, message: string): void;
@@ -16,7 +18,9 @@ export const SILENT_LOGGER: Logger = {
 };
 
 /** A logger adding `fields` to every line: the logger's own child when it has one, else a wrapper. */
-export function withFields(logger: Logger, fields: Record<string, unknown>): Logger {
+export function withFields(logger: Logger, given: Record<string, unknown>): Logger {
+  // a pino child's bindings bypass the process logger's bounding hook (log-fields.ts)
+  const fields = boundedLogValue(given) as Record<string, unknown>;
   if (logger.child) return logger.child(fields);
   const debug = logger.debug?.bind(logger);
   return {

@@ -97,6 +97,13 @@ const errorHandler: ErrorRequestHandler = (error: unknown, _request, response, n
       reason: 'BadRequest',
       message: 'The request body is not valid JSON.',
     });
+  else if (error instanceof URIError && isClientError(error))
+    // express could not decode a route parameter: the URL is at fault, not a body
+    sendRasaError(response, {
+      status: 400,
+      reason: 'BadRequest',
+      message: 'The request URL has an invalid percent-encoding.',
+    });
   else if (type === 'entity.too.deep' || isClientError(error))
     // e.g. a gzip body that does not inflate, a body shorter than its Content-Length
     sendRasaError(response, {

@@ -22,6 +22,8 @@ export interface A2aMemoryStats {
   readonly contexts: number;
   readonly tasks: number;
   readonly taskBytes: number;
+  /** the answers kept for messageId replays */
+  readonly replayBytes: number;
   readonly pushConfigs: number;
 }
 
@@ -156,6 +158,11 @@ export class ServerMetrics implements TurnObserver, ActionObserver, StoreObserve
       'parley_a2a_task_bytes',
       'Bytes (as JSON) of the A2A tasks held in memory',
       (stats) => stats.taskBytes,
+    );
+    gauge(
+      'parley_a2a_replay_bytes',
+      'Bytes (as JSON) of the answers kept for messageId replays',
+      (stats) => stats.replayBytes,
     );
     gauge('parley_a2a_push_configs', 'A2A push notification configs held', (stats) => stats.pushConfigs);
   }

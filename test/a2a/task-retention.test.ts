@@ -106,6 +106,22 @@ describe('A2A task retention', () => {
     expect(contexts.get('busy')?.taskIds).to.deep.equal([]);
   });
 
+  it('the replay cache forgets its oldest answers beyond its byte cap, once their size is known', () => {
+    const cache = new MessageCache<number>({ ttlSeconds: 600, now: () => 0, maxBytes: 1_000 });
+    cache.set('c', 'm1', 'f', 1);
+    cache.set('c', 'm2', 'f', 2);
+    cache.weigh('c', 'm1', 600);
+    cache.weigh('c', 'm2', 300);
+    expect(cache.totalBytes).to.equal(900);
+    cache.set('c', 'm3', 'f', 3);
+    cache.weigh('c', 'm3', 300);
+    expect(cache.get('c', 'm1')).to.equal(undefined);
+    expect(cache.get('c', 'm2')?.value).to.equal(2);
+    expect(cache.totalBytes).to.equal(600);
+    cache.forget('c', 'm2');
+    expect(cache.totalBytes).to.equal(300);
+  });
+
   it('the replay cache forgets its oldest answers beyond its cap', () => {
     const cache = new MessageCache<number>({ ttlSeconds: 600, now: () => 0, maxEntries: 2 });
     cache.set('c', 'm1', 'f', 1);

@@ -25,7 +25,7 @@ export const CLAIMS_LOCAL = 'a2aClaims';
 /** the calling agent the claims name (caller.ts): tasks and push configs belong to it */
 export const CALLER_LOCAL = 'a2aCaller';
 
-const NO_CALLER = 'The token names no calling agent (it has no sub or azp claim).';
+const NO_CALLER = 'The token names no calling agent (it has no usable sub or azp claim).';
 
 export function bearerAuth(options: BearerAuthOptions): RequestHandler {
   return (request, response, next) => {
@@ -46,7 +46,7 @@ export function bearerAuth(options: BearerAuthOptions): RequestHandler {
       }
       if (result.ok) {
         // a token that names no caller cannot own tasks: it would share them with every such token
-        options.logger.info({ reason: 'no sub or azp claim' }, 'a2a call refused: bearer token');
+        options.logger.info({ reason: 'no usable sub or azp claim' }, 'a2a call refused: bearer token');
         refuse(response, wire, { kind: 'invalid_token', description: NO_CALLER });
         return;
       }

@@ -10,6 +10,8 @@ interface Entry<T> {
   readonly expiresAt: number;
   readonly fingerprint: string;
   readonly value: T;
+  /** what the answer holds, once known (`weigh`) */
+  bytes: number;
 }
 
 export interface CachedAnswer<T> {
@@ -22,12 +24,24 @@ export class MessageCache<T> {
   private readonly ttlMs: number;
   private readonly now: () => number;
   private readonly maxEntries: number;
+  private readonly maxBytes: number;
+  private bytes = 0;
 
-  /** `maxEntries`: the oldest answers are forgotten beyond it, whatever their TTL (memory stays bounded) */
-  constructor(options: { ttlSeconds: number; now: () => number; maxEntries?: number }) {
+  /**
+   * `maxEntries` and `maxBytes`: the oldest answers are forgotten beyond them, whatever their TTL, so
+   * memory stays bounded (an answer is a whole task, which the task limits no longer see once the
+   * task itself is forgotten)
+   */
+  constructor(options: { ttlSeconds: number; now: () => number; maxEntries?: number; maxBytes?: number }) {
     this.ttlMs = options.ttlSeconds * 1000;
     this.now = options.now;
     this.maxEntries = options.maxEntries ?? Number.POSITIVE_INFINITY;
+    this.maxBytes = options.maxBytes ?? Number.POSITIVE_INFINITY;
+  }
+
+  /** the bytes of the answers weighed so far */
+  get totalBytes(): number {
+    return this.bytes;
   }
 
   get(contextId: string, messageId: string): CachedAnswer<T> | undefined {
@@ -35,10 +49,19 @@ export class MessageCache<T> {
     const entry = this.entries.get(key);
     if (!entry) return undefined;
     if (entry.expiresAt <= this.now()) {
-      this.entries.delete(key);
+      this.delete(key);
       return undefined;
     }
     return entry;
+  }
+
+  /** Records how large an answer turned out (known once its turn is over) and trims to the byte cap. */
+  weigh(contextId: string, messageId: string, bytes: number): void {
+    const entry = this.entries.get(keyOf(contextId, messageId));
+    if (!entry) return;
+    this.bytes += bytes - entry.bytes;
+    entry.bytes = bytes;
+    this.trim();
   }
 
   set(contextId: string, messageId: string, fingerprint: string, value: T): void {
@@ -47,17 +70,30 @@ export class MessageCache<T> {
     // entries are in insertion order, so expired ones are at the front
     for (const [key, entry] of this.entries) {
       if (entry.expiresAt > now) break;
-      this.entries.delete(key);
+      this.delete(key);
     }
-    this.entries.set(keyOf(contextId, messageId), { expiresAt: now + this.ttlMs, fingerprint, value });
-    for (const key of this.entries.keys()) {
-      if (this.entries.size <= this.maxEntries) break;
-      this.entries.delete(key);
-    }
+    const key = keyOf(contextId, messageId);
+    this.delete(key);
+    this.entries.set(key, { expiresAt: now + this.ttlMs, fingerprint, value, bytes: 0 });
+    this.trim();
   }
 
   forget(contextId: string, messageId: string): void {
-    this.entries.delete(keyOf(contextId, messageId));
+    this.delete(keyOf(contextId, messageId));
+  }
+
+  private trim(): void {
+    for (const key of this.entries.keys()) {
+      if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
+      this.delete(key);
+    }
+  }
+
+  private delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.bytes -= entry.bytes;
+    this.entries.delete(key);
   }
 }
 

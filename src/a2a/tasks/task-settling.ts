@@ -1,0 +1,37 @@
+/** Two small rules of a message's life: whether it may be taken in, and when its answer is ready. */
+import { A2aError } from '../a2a-error.js';
+import type { A2aMessage, Task } from './model.js';
+import { jsonBytes } from './task-size.js';
+import type { TaskStore } from './task-store.js';
+
+/** A message over `maxBytes` (its parts and metadata as JSON) is refused before anything runs. */
+export function refuseOversized(message: A2aMessage, maxBytes: number): void {
+  const bytes = jsonBytes({ parts: message.parts, metadata: message.metadata ?? null });
+  if (bytes <= maxBytes) return;
+  throw new A2aError({
+    reason: 'INVALID_PARAMS',
+    message: `The message is ${bytes} bytes; this agent accepts messages of at most ${maxBytes} bytes.`,
+    metadata: { field: 'message', limitBytes: String(maxBytes) },
+  });
+}
+
+/**
+ * The task once its last status of the turn is out (interrupted or terminal), which may come before
+ * the turn ends: a timed-out or canceled task answers a blocking send at once.
+ */
+export function whenSettled(store: TaskStore, taskId: string, turn: Promise<void>): Promise<Task> {
+  let last = store.get(taskId) as Task;
+  return new Promise((resolve) => {
+    const stop = store.subscribe(taskId, (event) => {
+      last = store.get(taskId) ?? last;
+      if (event.kind !== 'status-update' || !event.final) return;
+      stop();
+      resolve(last);
+    });
+    const end = (): void => {
+      stop();
+      resolve(store.get(taskId) ?? last);
+    };
+    void turn.then(end, end);
+  });
+}

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ApiAuthConfig } from '../server/auth.js';
 import type { TlsFiles } from '../server/http-server.js';
+import type { Logger } from '../runtime/logger.js';
 import type { CliIo } from './io.js';
 import { createLogger } from './logger.js';
 import { toLocation } from './project-options.js';
@@ -80,6 +81,33 @@ async function runServer(io: CliIo, flags: RunFlags, signals: NodeJS.EventEmitte
     return 2;
   }
   const logger = createLogger({ defaultLevel: 'info', ...(flags.logLevel ? { level: flags.logLevel } : {}) });
+  // every request path catches its own failures; should one slip through, it is a bug to report, not a
+  // reason for one caller to take the server down for every other caller
+  const onUnhandled = (reason: unknown) => {
+    logger.error(
+      { error: reason instanceof Error ? reason.message : String(reason) },
+      'unhandled promise rejection (a bug: please report it)',
+    );
+  };
+  process.on('unhandledRejection', onUnhandled);
+  try {
+    return await serveUntilStopped(io, { flags, port, tls, logger, signals });
+  } finally {
+    process.off('unhandledRejection', onUnhandled);
+  }
+}
+
+async function serveUntilStopped(
+  io: CliIo,
+  options: {
+    flags: RunFlags;
+    port: number;
+    tls: TlsFiles | undefined;
+    logger: Logger;
+    signals: NodeJS.EventEmitter;
+  },
+): Promise<number> {
+  const { flags, port, tls, logger, signals } = options;
   const { startServer } = await import('./serve.js');
   let server;
   try {

@@ -96,6 +96,7 @@ describe('parley run', function () {
 
   it('starts on the given port, prints where it listens, and stops on SIGTERM', async () => {
     const root = writeInlineProject({ ...SLOW_PROJECT, files: {} });
+    const listenersBefore = process.listeners('unhandledRejection');
     const { out, done, signals } = await runCli([
       '--project',
       root,
@@ -110,10 +111,15 @@ describe('parley run', function () {
       await new Promise((resolve) => setTimeout(resolve, 50));
     expect(out.stdout).to.match(/Parley server is up and running at http:\/\/127\.0\.0\.1:\d+/);
     expect(out.stdout).to.contain('channels: rest');
+    // a stray rejection is logged while serving (it does not end the process), and the hook goes with the server
+    const added = process.listeners('unhandledRejection').filter((item) => !listenersBefore.includes(item));
+    expect(added).to.have.length(1);
+    expect(() => added[0]?.(new Error('stray'), Promise.resolve())).to.not.throw();
     signals.emit('SIGTERM');
     await done;
     expect(out.stdout).to.contain('Parley server stopped.');
     expect(out.code).to.equal(0);
+    expect(process.listeners('unhandledRejection')).to.deep.equal(listenersBefore);
   });
 
   it('fails fast when config.yml names an LLM command generator and no LLM is configured', async () => {

@@ -21,16 +21,24 @@ const MAX_CALLER_LENGTH = 1_024;
 
 /**
  * The calling agent a verified token names, or undefined when it names none usable: a name that is
- * not well-formed text (it could not be encoded, and two such names would hash alike) or absurdly long.
+ * not well-formed text (it could not be encoded, and two such names would hash alike), holds control
+ * characters, or is absurdly long.
  */
 export function callerFromClaims(claims: Readonly<Record<string, unknown>>): string | undefined {
-  for (const claim of ['sub', 'azp']) {
+  for (const claim of ['sub', 'azp'] as const) {
     const value = claims[claim];
     if (typeof value !== 'string' || value.trim() === '') continue;
-    return isWellFormedText(value) && value.length <= MAX_CALLER_LENGTH ? value : undefined;
+    if (!isWellFormedText(value) || CONTROL.test(value) || value.length > MAX_CALLER_LENGTH) return undefined;
+    // an azp is another kind of name than a sub: a token without sub naming `azp: x` is not `sub: x`
+    return claim === 'sub' ? value : `${AZP_MARK}${value}`;
   }
   return undefined;
 }
+
+/** marks a caller named by `azp`; no accepted claim holds a control character, so none looks like it */
+const AZP_MARK = 'azp\u0000';
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**
  * The conversation (sender id) of a caller's context. The caller is percent-encoded, so it holds no

@@ -123,7 +123,15 @@ export function prepareA2aServer(options: A2aSetupOptions): A2aServer | undefine
         ...(verifier ? { authenticate: bearerAuth({ verifier, logger: deps.logger }) } : {}),
         ...(deps.keepAliveMs !== undefined ? { keepAliveMs: deps.keepAliveMs } : {}),
       });
-      const served = withGracefulShutdown({ rpc, handler, admission: deps.admission });
+      // on shutdown the task timers stop and push deliveries under way are abandoned (a receiver
+      // trickling its answer must not keep the process alive)
+      const closing = {
+        close: () => {
+          handler.close();
+          push?.close();
+        },
+      };
+      const served = withGracefulShutdown({ rpc, handler: closing, admission: deps.admission });
       return mountPaths.map((path) => ({ path, router: served }));
     },
     stats: () => ({

@@ -3,6 +3,7 @@ import {
   conversationIdProblem,
   isA2aConversationId,
 } from '../core/text/identifiers.js';
+import { MAX_STORED_METADATA_LENGTH } from '../core/text/stored-text.js';
 
 /** A request body field check: the value, or the reason it is unusable (a 400 for the client). */
 export type FieldResult<T> =
@@ -42,14 +43,23 @@ export function metadataOf(
 ): FieldResult<Record<string, unknown> | undefined> {
   const metadata = body[key];
   if (metadata === undefined || metadata === null) return { ok: true, value: undefined };
-  if (isRecord(metadata)) return { ok: true, value: metadata };
+  if (isRecord(metadata)) return withinCap(metadata, key);
   if (typeof metadata === 'string') {
     try {
       const parsed: unknown = JSON.parse(metadata);
-      if (isRecord(parsed)) return { ok: true, value: parsed };
+      if (isRecord(parsed)) return withinCap(parsed, key);
     } catch {
       // reported below
     }
   }
   return { ok: false, error: `'${key}' must be an object.` };
+}
+
+/** metadata is stored with the message: a client is told when it sends more than is kept */
+function withinCap(
+  metadata: Record<string, unknown>,
+  key: string,
+): FieldResult<Record<string, unknown> | undefined> {
+  if (JSON.stringify(metadata).length <= MAX_STORED_METADATA_LENGTH) return { ok: true, value: metadata };
+  return { ok: false, error: `'${key}' must be at most ${MAX_STORED_METADATA_LENGTH} characters as JSON.` };
 }

@@ -96,7 +96,7 @@ export class Agent {
 
   handleMessage(message: IncomingMessage): Promise<TurnResult> {
     const stored = storedUserText(message.text, message.metadata);
-    const kept = stored.text === message.text ? message : { ...message, ...withMetadata(stored) };
+    const kept = isUnchanged(stored, message) ? message : { ...message, ...withMetadata(stored) };
     return this.options.lockStore.withLock(message.conversationId, () => this.runTurn(kept));
   }
 
@@ -118,7 +118,7 @@ export class Agent {
   /** Records a user message without predicting (the HTTP API's `messages`): its commands are kept, not applied. */
   logMessage(logged: LoggedMessage): Promise<TurnResult> {
     const stored = storedUserText(logged.text, logged.metadata);
-    const message = stored.text === logged.text ? logged : { ...logged, ...withMetadata(stored) };
+    const message = isUnchanged(stored, logged) ? logged : { ...logged, ...withMetadata(stored) };
     return this.options.lockStore.withLock(message.conversationId, async () => {
       const turn = await this.openTurn(message.conversationId, undefined);
       const parseData = message.parseData
@@ -350,6 +350,10 @@ export class Agent {
   private emptyState(conversationId: string): TrackerState {
     return createTrackerState({ senderId: conversationId, initialSlots: this.initialSlots });
   }
+}
+
+function isUnchanged(stored: StoredText, message: { text: string; metadata?: unknown }): boolean {
+  return stored.text === message.text && stored.metadata === message.metadata;
 }
 
 /** `{text, metadata}` of a cut message, without an undefined metadata key */

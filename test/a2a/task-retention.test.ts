@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { A2aError } from '../../src/a2a/a2a-error.js';
 import { Contexts } from '../../src/a2a/tasks/contexts.js';
-import { MessageCache } from '../../src/a2a/tasks/message-cache.js';
+import { MessageCache, messageFingerprint } from '../../src/a2a/tasks/message-cache.js';
 import type { Task, TaskState } from '../../src/a2a/tasks/model.js';
 import { DEFAULT_TASK_LIMITS, TaskRetention } from '../../src/a2a/tasks/task-retention.js';
 import type { TaskLimits } from '../../src/a2a/tasks/task-retention.js';
@@ -120,6 +120,14 @@ describe('A2A task retention', () => {
     expect(cache.totalBytes).to.equal(600);
     cache.forget('c', 'm2');
     expect(cache.totalBytes).to.equal(300);
+  });
+
+  it('keeps a digest of each message for replays, not the message itself', () => {
+    const big = { role: 'user', parts: [{ kind: 'text', text: 'x'.repeat(60_000) }] };
+    const reordered = { parts: [{ text: 'x'.repeat(60_000), kind: 'text' }], role: 'user' };
+    expect(messageFingerprint(big)).to.have.length(43);
+    expect(messageFingerprint(reordered)).to.equal(messageFingerprint(big));
+    expect(messageFingerprint({ ...big, metadata: { a: 1 } })).to.not.equal(messageFingerprint(big));
   });
 
   it('the replay cache forgets its oldest answers beyond its cap', () => {

@@ -40,7 +40,7 @@ describe('Security: requests that try to exhaust the server', function () {
   let server: ParleyServer;
 
   before(async () => {
-    server = await startSecureServer({ a2a: ['max_contexts: 4'] });
+    server = await startSecureServer();
   });
   after(() => server.close());
 
@@ -87,6 +87,29 @@ describe('Security: requests that try to exhaust the server', function () {
     expect(stored.map((item) => item.length)).to.deep.equal([4_096]);
   });
 
+  it('keeps at most 16,384 characters of metadata per message: REST refuses more, other edges drop it', async () => {
+    const sender = `meta-${crypto.randomUUID()}`;
+    const refused = await restMessage(server, {
+      sender,
+      message: 'hello',
+      metadata: { blob: 'b'.repeat(950_000) },
+    });
+    expect(refused.status).to.equal(400);
+    expect((refused.body as { message: string }).message).to.match(
+      /'metadata' must be at most 16384 characters/,
+    );
+    expect((await trackerOf(server, sender)).events.filter((event) => event.event === 'user')).to.deep.equal(
+      [],
+    );
+    // an A2A message may carry up to 64 KiB: what is over the metadata cap is dropped, its size noted
+    const a2a = send('/transfer_money', { metadata: { blob: 'b'.repeat(30_000) } });
+    const task = (await callAs(server, 'orchestrator', a2a)).body['result'] as V03Task;
+    const event = (await trackerOf(server, `a2a:orchestrator:${task.contextId}`)).events.find(
+      (item) => item.event === 'user',
+    );
+    expect(event?.metadata).to.deep.equal({ dropped_metadata_length: 30_011 });
+  });
+
   it('refuses JSON nested 10,000 levels deep with -32600 instead of failing with a 500', async () => {
     const deep = `${'['.repeat(10_000)}${']'.repeat(10_000)}`;
     const body = `{"jsonrpc":"2.0","id":7,"method":"message/send","params":{"message":${deep}}}`;
@@ -96,9 +119,18 @@ describe('Security: requests that try to exhaust the server', function () {
     expect(answer.body['id']).to.equal(7);
     expect(await stillServes(server)).to.equal(true);
   });
+});
+
+describe('Security: one caller filling max_contexts', function () {
+  this.timeout(60_000);
+  let server: ParleyServer;
+
+  before(async () => {
+    server = await startSecureServer({ a2a: ['max_contexts: 4'] });
+  });
+  after(() => server.close());
 
   it('shares max_contexts fairly: a caller filling them cannot lock another one out', async () => {
-    // this describe's server holds 4 contexts; other tests above may have used some (idle ones go first)
     const greedy: V03Task[] = [];
     for (let index = 0; index < 4; index += 1)
       greedy.push((await callAs(server, 'greedy', send('/transfer_money'))).body['result'] as V03Task);

@@ -132,20 +132,51 @@ describe('A2A push: header values are checked when a config is set', () => {
     }
   });
 
-  it('caps the token and credentials at 4,096 characters, the URL at 2,048 and the id at 256', () => {
+  it('caps the token at 1,024 characters, the credentials at 4,096, the URL at 2,048 and the id at 256', () => {
     const long = (length: number) => 'a'.repeat(length);
     const url = `https://hooks.example.com/${long(2_048)}`;
     for (const version of ['1.0', '0.3'] as const) {
       const prefix = version === '1.0' ? '' : 'pushNotificationConfig.';
       const refused = (extra: Parameters<typeof setParams>[1]) =>
         refusedField(() => readSetParams(setParams(version, extra), version));
-      expect(refused({ token: long(4_097) })).to.equal(`${prefix}token`);
+      expect(refused({ token: long(1_025) })).to.equal(`${prefix}token`);
       expect(refused({ credentials: long(4_097) })).to.equal(`${prefix}authentication.credentials`);
       expect(refused({ url })).to.equal(`${prefix}url`);
       expect(refused({ id: long(257) })).to.equal(`${prefix}id`);
-      const atLimits = { token: long(4_096), credentials: long(4_096), id: long(256) };
-      expect(readSetParams(setParams(version, atLimits), version).token).to.have.length(4_096);
+      const atLimits = { token: long(1_024), credentials: long(4_096), id: long(256) };
+      expect(readSetParams(setParams(version, atLimits), version).token).to.have.length(1_024);
+      // an id follows the rules of every id (no control or invisible characters)
+      for (const id of ['p\n{"level":60}', 'p\u0000', 'p\u202eevil', 'p\ud800'])
+        expect(refused({ id })).to.equal(`${prefix}id`);
     }
+  });
+
+  it('caps the auth schemes: four at most, each a scheme name of at most 64 characters, never echoed', () => {
+    const v03 = (schemes: unknown) => ({
+      taskId: 't1',
+      pushNotificationConfig: { url: 'https://hooks.example.com/', authentication: { schemes } },
+    });
+    const v1 = (scheme: unknown) => ({
+      taskId: 't1',
+      url: 'https://hooks.example.com/',
+      authentication: { scheme },
+    });
+    const refusal = (run: () => unknown): A2aError => {
+      try {
+        run();
+      } catch (error) {
+        return error as A2aError;
+      }
+      throw new Error('expected a refusal');
+    };
+    const many = refusal(() => readSetParams(v03(Array(100_000).fill('Bearer')), '0.3'));
+    expect(many.metadata['field']).to.equal('pushNotificationConfig.authentication');
+    const huge = refusal(() => readSetParams(v1('B'.repeat(1_000_000)), '1.0'));
+    expect(huge.reason).to.equal('INVALID_PARAMS');
+    expect(huge.message.length).to.be.below(200);
+    expect(() => readSetParams(v03(['Bearer', 'Basic', 'Digest', 'X']), '0.3')).to.not.throw();
+    expect(() => readSetParams(v1('B'.repeat(64)), '1.0')).to.not.throw();
+    expect(() => readSetParams(v1('B'.repeat(65)), '1.0')).to.throw(A2aError);
   });
 });
 

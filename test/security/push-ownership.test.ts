@@ -63,6 +63,21 @@ describe('Security: push notification configs belong to their caller', function 
     const task = await waitingTask(server, 'orchestrator');
     const set = await callAs(server, 'orchestrator', setConfig(task.id, hook.url, 'mine'));
     expect(set.body['result']).to.have.nested.property('pushNotificationConfig.id', 'mine');
+    // the URL is kept as parsed (what is delivered to), not as sent
+    const spaced = await callAs(
+      server,
+      'orchestrator',
+      setConfig(task.id, `  ${hook.url.replace('/hook', '/ho\tok')}`, 'parsed'),
+    );
+    expect(spaced.body['result']).to.have.nested.property(
+      'pushNotificationConfig.url',
+      hook.url.replace('/hook', '/hook'),
+    );
+    await callAs(
+      server,
+      'orchestrator',
+      call('tasks/pushNotificationConfig/delete', { id: task.id, pushNotificationConfigId: 'parsed' }),
+    );
     const attempts = [
       call('tasks/pushNotificationConfig/list', { id: task.id }),
       call('tasks/pushNotificationConfig/get', { id: task.id, pushNotificationConfigId: 'mine' }),

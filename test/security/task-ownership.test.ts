@@ -101,6 +101,14 @@ describe('Security: a task is its caller’s alone', function () {
     const malformed = await hmacToken(SECRET, { subject: 'agent-\ud800' });
     const refused = await rpc(server.baseUrl, send('hello'), { authorization: `Bearer ${malformed}` });
     expect(refused.status).to.equal(401);
+    // an azp is no sub: a token naming `azp: orchestrator` is not the caller `sub: orchestrator`
+    const azpOnly = await hmacToken(SECRET, { subject: null, claims: { azp: 'orchestrator' } });
+    const lookalike = await rpc(
+      server.baseUrl,
+      { jsonrpc: '2.0', id: 9, method: 'tasks/get', params: { id: mine.id } },
+      { authorization: `Bearer ${azpOnly}` },
+    );
+    expect(lookalike.body['error']).to.deep.include({ code: -32001 });
     const withAzp = await hmacToken(SECRET, { subject: null, claims: { azp: 'client-7' } });
     const accepted = await rpc(server.baseUrl, send('/transfer_money'), {
       authorization: `Bearer ${withAzp}`,

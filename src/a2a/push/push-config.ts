@@ -41,7 +41,15 @@ const SCHEME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
  * Size caps, in characters: configs live in memory and every value is sent again with each
  * notification (token, credentials) or echoed in errors (URL), so a client may not make them large.
  */
-export const PUSH_CONFIG_LIMITS = { id: 256, url: 2_048, token: 4_096, credentials: 4_096 } as const;
+export const PUSH_CONFIG_LIMITS = {
+  id: 256,
+  url: 2_048,
+  token: 1_024,
+  credentials: 4_096,
+  /** auth schemes a v0.3 config lists, and the length of each */
+  schemes: 4,
+  scheme: 64,
+} as const;
 
 export function readSetParams(params: unknown, version: WireVersion): PushConfigInput {
   const body = record(params, 'params');
@@ -77,7 +85,7 @@ function input(
 ): PushConfigInput {
   const field = (name: string) => (version === '1.0' ? name : `${prefix}.${name}`);
   const credentialsField = field('authentication.credentials');
-  const id = bounded(optionalText(body['id'], field('id')), PUSH_CONFIG_LIMITS.id, field('id'));
+  const id = optionalIdentifier(body['id'], field('id'), PUSH_CONFIG_LIMITS.id);
   // capped before the URL guard parses it: its errors quote the URL
   const url = bounded(text(body['url'], field('url')), PUSH_CONFIG_LIMITS.url, field('url'));
   const token = bounded(
@@ -86,10 +94,15 @@ function input(
     field('token'),
   );
   const credentials = bounded(auth.credentials, PUSH_CONFIG_LIMITS.credentials, credentialsField);
+  if ((auth.schemes?.length ?? 0) > PUSH_CONFIG_LIMITS.schemes)
+    throw invalidParams(
+      `authentication may list at most ${PUSH_CONFIG_LIMITS.schemes} schemes (the first is used)`,
+      field('authentication'),
+    );
   for (const scheme of auth.schemes ?? [])
-    if (!SCHEME.test(scheme))
+    if (scheme.length > PUSH_CONFIG_LIMITS.scheme || !SCHEME.test(scheme))
       throw invalidParams(
-        `authentication scheme ${scheme} is not an HTTP auth scheme`,
+        `authentication schemes must be HTTP auth scheme names (such as Bearer) of at most ${PUSH_CONFIG_LIMITS.scheme} characters`,
         field('authentication'),
       );
   if (token !== undefined) headerValue(token, field('token'));

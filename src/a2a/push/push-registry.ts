@@ -9,10 +9,13 @@ import type { PushConfig } from './push-config.js';
 
 export interface PushLimits {
   readonly perTask: number;
+  /** so that one caller cannot take every config of the server */
+  readonly perCaller: number;
   readonly total: number;
 }
 
-export const DEFAULT_PUSH_LIMITS: PushLimits = { perTask: 10, total: 10_000 };
+/** a config holds at most ~7.5 kB (push-config.ts), so the configs hold ~30 MB at the very most */
+export const DEFAULT_PUSH_LIMITS: PushLimits = { perTask: 10, perCaller: 1_000, total: 4_000 };
 
 interface Owned {
   readonly config: PushConfig;
@@ -24,6 +27,7 @@ export class PushRegistry {
   private readonly byTask = new Map<string, Map<string, Owned>>();
   private readonly limits: PushLimits;
   private count = 0;
+  private readonly perCaller = new Map<string, number>();
 
   constructor(limits: PushLimits = DEFAULT_PUSH_LIMITS) {
     this.limits = limits;
@@ -73,7 +77,7 @@ export class PushRegistry {
   delete(taskId: string, configId: string, owner: string): boolean {
     const forTask = this.byTask.get(taskId);
     if (!forTask) return true;
-    if (forTask.get(configId)?.owner === owner && forTask.delete(configId)) this.count -= 1;
+    if (forTask.get(configId)?.owner === owner && forTask.delete(configId)) this.release(owner);
     if (forTask.size > 0) return false;
     this.byTask.delete(taskId);
     return true;
@@ -82,9 +86,16 @@ export class PushRegistry {
   /** Forgets every config of these tasks (they were forgotten). */
   removeTasks(taskIds: readonly string[]): void {
     for (const id of taskIds) {
-      this.count -= this.byTask.get(id)?.size ?? 0;
+      for (const { owner } of this.byTask.get(id)?.values() ?? []) this.release(owner);
       this.byTask.delete(id);
     }
+  }
+
+  private release(owner: string): void {
+    this.count -= 1;
+    const held = (this.perCaller.get(owner) ?? 1) - 1;
+    if (held > 0) this.perCaller.set(owner, held);
+    else this.perCaller.delete(owner);
   }
 }
 

@@ -26,6 +26,8 @@ export interface PushSenderOptions {
 }
 
 export interface PushDelivery {
+  /** aborts the delivery (server shutdown): no attempt is started or finished after it */
+  readonly signal?: AbortSignal;
   readonly url: URL;
   readonly headers: Readonly<Record<string, string>>;
   readonly body: string;
@@ -66,9 +68,10 @@ export class PushSender {
     const backoff = this.options.backoffMs ?? DEFAULT_PUSH_BACKOFF_MS;
     const log = { taskId: delivery.taskId, configId: delivery.configId, host: delivery.url.host };
     for (let attempt = 0; ; attempt += 1) {
+      if (delivery.signal?.aborted) return false;
       const result = await this.attempt(delivery);
       if (result.ok) return true;
-      if (!result.retry || attempt >= retries) {
+      if (!result.retry || attempt >= retries || delivery.signal?.aborted) {
         this.options.logger.error(
           { ...log, attempts: attempt + 1, reason: result.reason },
           'a2a push notification failed',
@@ -76,7 +79,7 @@ export class PushSender {
         return false;
       }
       this.options.logger.warn({ ...log, attempt: attempt + 1, reason: result.reason }, 'a2a push retrying');
-      await new Promise((resolve) => setTimeout(resolve, backoff * 2 ** attempt));
+      await pause(backoff * 2 ** attempt, delivery.signal);
     }
   }
 
@@ -98,18 +101,28 @@ export class PushSender {
     });
   }
 
-  /** Starts the request; throws when Node refuses it (the caller turns that into a failed attempt). */
+  /**
+   * Starts the request; throws when Node refuses it (the caller turns that into a failed attempt).
+   * The timeout is a deadline for the whole attempt, not only for silence: a receiver trickling its
+   * answer a byte at a time would otherwise hold the socket and the body for ever. The status is all
+   * that counts, so the connection is dropped as soon as it arrived.
+   */
   private send(delivery: PushDelivery, address: ResolvedAddress, resolve: (result: Attempt) => void): void {
+    const timeoutMs = this.options.timeoutMs ?? DEFAULT_PUSH_TIMEOUT_MS;
     const request = (delivery.url.protocol === 'https:' ? httpsRequest : httpRequest)(delivery.url, {
       method: 'POST',
       headers: { ...delivery.headers, 'content-length': Buffer.byteLength(delivery.body) },
       lookup: pinned(address),
-      timeout: this.options.timeoutMs ?? DEFAULT_PUSH_TIMEOUT_MS,
+      timeout: timeoutMs,
       agent: false,
+      ...(delivery.signal ? { signal: delivery.signal } : {}),
     } satisfies RequestOptions);
+    const deadline = setTimeout(() => request.destroy(new Error('timed out')), timeoutMs);
+    deadline.unref();
+    request.on('close', () => clearTimeout(deadline));
     request.on('response', (response: IncomingMessage) => {
-      response.resume();
       const status = response.statusCode ?? 0;
+      request.destroy();
       if (status >= 200 && status < 300) resolve({ ok: true });
       else resolve({ ok: false, retry: status === 429 || status >= 500, reason: `HTTP ${status}` });
     });
@@ -123,6 +136,19 @@ export class PushSender {
       throw error;
     }
   }
+}
+
+/** waits `ms`, or less when the signal aborts */
+function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
 }
 
 function reasonOf(error: unknown): string {

@@ -28,21 +28,29 @@ export interface PushServiceOptions {
   readonly sender: PushSender;
   readonly logger: Logger;
   readonly newId?: () => string;
-  /** configs per task and in all (DEFAULT_PUSH_LIMITS) */
+  /** configs per task, per caller and in all (DEFAULT_PUSH_LIMITS) */
   readonly limits?: PushLimits;
+  /** deliveries under way at once; beyond, a notification is dropped (logged) */
+  readonly maxInFlight?: number;
 }
+
+export const DEFAULT_MAX_DELIVERIES_IN_FLIGHT = 100;
 
 export const NOTIFICATION_TOKEN_HEADER = 'X-A2A-Notification-Token';
 
 export class PushService {
   private readonly options: PushServiceOptions;
   private readonly registry: PushRegistry;
+  private readonly maxInFlight: number;
   private readonly subscriptions = new Map<string, () => void>();
   private readonly pending = new Set<Promise<boolean>>();
+  /** aborted when the server shuts down: deliveries under way stop, none start */
+  private readonly stopping = new AbortController();
 
   constructor(options: PushServiceOptions) {
     this.options = options;
     this.registry = new PushRegistry(options.limits);
+    this.maxInFlight = options.maxInFlight ?? DEFAULT_MAX_DELIVERIES_IN_FLIGHT;
     // a forgotten task takes its configs along: nothing is delivered for it, nothing lingers
     options.store.onRemoved((ids) => {
       this.registry.removeTasks(ids);
@@ -62,7 +70,12 @@ export class PushService {
     await this.options.guard.resolve(url);
     // the task may have been forgotten while the name resolved
     this.task(input.taskId, caller);
-    const config: PushConfig = { ...input, id: input.id ?? (this.options.newId ?? randomUUID)() };
+    // the URL as parsed (what is delivered to), not as sent: no stray characters are kept or echoed
+    const config: PushConfig = {
+      ...input,
+      url: url.href,
+      id: input.id ?? (this.options.newId ?? randomUUID)(),
+    };
     this.registry.put(config, caller);
     if (!this.subscriptions.has(input.taskId))
       this.subscriptions.set(
@@ -97,6 +110,16 @@ export class PushService {
     if (this.registry.delete(taskId, configId, caller)) this.unsubscribe(taskId);
   }
 
+  /** how many deliveries are under way */
+  get inFlight(): number {
+    return this.pending.size;
+  }
+
+  /** Stops the deliveries under way and refuses new ones (server shutdown). */
+  close(): void {
+    this.stopping.abort();
+  }
+
   /** Resolves once the deliveries under way are over (tests, shutdown). */
   async settled(): Promise<void> {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
@@ -118,8 +141,16 @@ export class PushService {
     if (event.kind !== 'status-update') return;
     if (event.status.state === 'working' || event.status.state === 'submitted') return;
     const task = this.options.store.get(event.taskId);
-    if (!task) return;
+    if (!task || this.stopping.signal.aborted) return;
     for (const config of this.registry.recipients(task.id)) {
+      // each delivery holds its body until it is over: bounded, so slow receivers cannot pile them up
+      if (this.pending.size >= this.maxInFlight) {
+        this.options.logger.error(
+          { taskId: task.id, configId: config.id, inFlight: this.pending.size },
+          'a2a push notification dropped: too many deliveries under way',
+        );
+        continue;
+      }
       // this runs inside the task store's publish: nothing a config holds may throw into the turn, and
       // the delivery runs in the background, where a rejection would be unhandled and end the process
       const failed = (error: unknown) => {
@@ -135,7 +166,9 @@ export class PushService {
       };
       let delivery: Promise<boolean>;
       try {
-        delivery = this.options.sender.deliver(deliveryFor(config, task)).catch(failed);
+        delivery = this.options.sender
+          .deliver({ ...deliveryFor(config, task), signal: this.stopping.signal })
+          .catch(failed);
       } catch (error) {
         failed(error);
         continue;

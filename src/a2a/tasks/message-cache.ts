@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * Replays by `messageId`: a message sent again on the same context within the TTL gets the first
  * answer (awaited when still running) and runs nothing twice. The entry keeps a fingerprint of the
@@ -108,6 +110,11 @@ export function messageFingerprint(message: {
   readonly referenceTaskIds?: unknown;
   readonly metadata?: unknown;
 }): string {
+  // a digest, not the canonical text: the cache keeps one per answer for the whole TTL
+  return createHash('sha256').update(canonicalPayload(message), 'utf8').digest('base64url');
+}
+
+function canonicalPayload(message: Parameters<typeof messageFingerprint>[0]): string {
   return canonicalJson({
     role: message.role,
     parts: message.parts,

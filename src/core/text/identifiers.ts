@@ -3,9 +3,9 @@
  * ends up in the tracker store, in logs and on operators' screens, so it must be text that shows as
  * what it is: no control characters (a NUL cannot be stored in PostgreSQL text, a newline forges log
  * lines), no bidirectional overrides or isolates (they make `abc` display as `cba`, so two ids look
- * alike), no invisible characters that make two ids look alike (zero-width space, word joiner, BOM,
- * soft hyphen; the zero-width joiner stays, emoji sequences need it), and no unpaired surrogates
- * (stored as U+FFFD, which would merge two conversations).
+ * alike), no invisible characters that make two ids look alike (every format and default-ignorable
+ * character but the zero-width joiner and the emoji presentation selectors, which emoji need), and no
+ * unpaired surrogates (stored as U+FFFD, which would merge two conversations).
  */
 
 /** Rasa's sender_id column is VARCHAR(255) */
@@ -17,11 +17,11 @@ export const MAX_CONVERSATION_ID_LENGTH = 255;
  */
 export const A2A_CONVERSATION_PREFIX = 'a2a:';
 
-// C0 controls, DEL, C1 controls; the bidi embeddings, overrides, isolates and marks; U+2028/2029;
-// soft hyphen, zero-width space, word joiner and the invisible operators, BOM
-const FORBIDDEN =
-  // eslint-disable-next-line no-control-regex -- finding control characters is the point
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/u;
+// Controls (C0, DEL, C1), format characters (bidi embeddings, overrides, isolates and marks, the
+// zero-width space and non-joiner, word joiner, BOM, soft hyphen, tags), line and paragraph separators,
+// and every default-ignorable code point (variation selectors, Hangul fillers, …): the characters a
+// screen does not show. The zero-width joiner and the emoji presentation selectors stay: emoji need them.
+const FORBIDDEN = /(?!\u200d|\ufe0e|\ufe0f)[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]/u;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Why `id` is not a usable id (a sentence for a 400 answer), or undefined when it is. */
@@ -29,7 +29,8 @@ export function identifierProblem(id: string, maxLength: number): string | undef
   if (id.trim() === '') return 'must be a non-empty string';
   if (id.length > maxLength) return `must be at most ${maxLength} characters`;
   if (LONE_SURROGATE.test(id)) return 'must be well-formed Unicode text';
-  if (FORBIDDEN.test(id)) return 'must not contain control characters or bidirectional formatting characters';
+  if (FORBIDDEN.test(id))
+    return 'must not contain control characters, or bidirectional or invisible formatting characters';
   return undefined;
 }
 

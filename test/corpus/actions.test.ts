@@ -9,6 +9,7 @@ import { actions as insuranceActions } from './actions/starterpack-insurance-en.
 import { createBankingActions, formatDayMonthYear } from './actions/starterpack-retail-banking-en.js';
 import { createTelcoActions } from './actions/starterpack-telco-en.js';
 import { corpusPath } from './actions/support.js';
+import { describeWithCorpus } from '../support/corpus.js';
 
 function contextOf(slots: Record<string, unknown>, conversationId = 'conversation-1'): ActionContext {
   return {
@@ -38,7 +39,7 @@ async function run(
 const slot = (name: string, value: unknown): Record<string, unknown> => ({ event: 'slot', name, value });
 const texts = (result: ActionResult): unknown[] => (result.responses ?? []).map((response) => response.text);
 
-describe('corpus action stubs', () => {
+describeWithCorpus('corpus action stubs', () => {
   describe('the CSV reader', () => {
     it('reads quoted fields, CRLF line ends and a last line without a line end, keeping spaces', () => {
       expect(parseCsv('a,b\r\n"x, ""y""", z\r\n1,')).to.deep.equal([

@@ -6,6 +6,7 @@ import { promptConversation, promptFlows, promptState } from '../support/prompt-
 import { FAKE_API_KEY, runThroughLlm } from './llm-path-run.js';
 import type { LlmPathRun } from './llm-path-run.js';
 import { CORPUS_PROJECTS } from './projects.js';
+import { describeWithCorpus } from '../support/corpus.js';
 
 /**
  * Cases that fail on this path, with the failure they must show:
@@ -79,78 +80,81 @@ const SPOT_CHECKS: Readonly<Record<string, SpotCheck>> = {
   },
 };
 
-describe('corpus e2e conversations through the LLM command generator and a fake OpenAI server', function () {
-  this.timeout(60_000);
-  let fake: FakeOpenAi;
-  before(async () => {
-    fake = await startFakeOpenAi();
-  });
-  after(async () => {
-    await fake.close();
-  });
-
-  for (const project of CORPUS_PROJECTS) {
-    describe(project.name, () => {
-      let run: LlmPathRun;
-      before(async () => {
-        run = await runThroughLlm(project, fake);
-      });
-
-      it('passes the cases the command oracle passes (known failures fail for their reason)', () => {
-        const failed = run.outcome.results
-          .filter((result) => !result.passed)
-          .map((result) => [`${project.name}::${result.testCase.name}`, result.failure?.message]);
-        const known = [...KNOWN_FAILURES].filter(([name]) => name.startsWith(`${project.name}::`));
-        expect(run.outcome.results.length).to.be.greaterThan(0);
-        expect(failed).to.deep.equal(known);
-      });
-
-      it('sends one request per free-text user turn, answered with that turn’s oracle commands', () => {
-        expect(run.responder.problems).to.deep.equal([]);
-        expect(run.requests.length).to.equal(run.expected.length);
-        expect(run.responder.answered.map((answer) => answer.latestUser)).to.deep.equal(
-          run.expected.map((turn) => turn.user.replace(/\s+/gu, ' ').trim()),
-        );
-        expect(run.responder.answered.map((answer) => answer.turn.answer)).to.deep.equal(
-          run.expected.map((turn) => turn.answer),
-        );
-      });
-
-      it('calls the model of the project’s model group at the overridden api_base', () => {
-        expect(run.llm.client.apiBase).to.equal(fake.apiBase);
-        for (const request of run.requests) {
-          expect(request.path).to.equal('/v1/chat/completions');
-          expect(request.headers.authorization).to.equal(`Bearer ${FAKE_API_KEY}`);
-          expect((request.body as { model?: unknown }).model).to.equal(run.llm.client.model);
-        }
-      });
-
-      it('prompts with the flows and their descriptions, the state, the slots and the conversation', () => {
-        for (const [index, request] of run.requests.entries()) {
-          checkPrompt(request, run.assistant, run.expected[index]?.user ?? '');
-        }
-        const states = run.requests.map((request) => promptState(request.prompt));
-        expect(states.some((state) => state?.requested_slot !== undefined)).to.equal(true);
-        expect(states.some((state) => state === undefined)).to.equal(true);
-      });
-
-      it('shows the active flow, its step, the asked slot and the slot values in the prompt', () => {
-        const check = SPOT_CHECKS[project.name] as SpotCheck;
-        const answer = run.responder.answered.find(
-          ({ turn }) => `${turn.caseKey}#${turn.turnIndex}` === check.turn,
-        );
-        const prompt = run.requests.find((request) => request.index === answer?.requestIndex)?.prompt ?? '';
-        const state = promptState(prompt);
-        expect(state?.active_flow).to.equal(check.activeFlow);
-        expect(state?.current_step).to.equal(check.step);
-        expect(state?.requested_slot).to.equal(check.requestedSlot);
-        const values = Object.fromEntries((state?.slots ?? []).map((slot) => [slot.name, slot.value]));
-        expect(values).to.include(check.slots);
-        expect(promptConversation(prompt)).to.include.members(check.conversation);
-      });
+describeWithCorpus(
+  'corpus e2e conversations through the LLM command generator and a fake OpenAI server',
+  function () {
+    this.timeout(60_000);
+    let fake: FakeOpenAi;
+    before(async () => {
+      fake = await startFakeOpenAi();
     });
-  }
-});
+    after(async () => {
+      await fake.close();
+    });
+
+    for (const project of CORPUS_PROJECTS) {
+      describe(project.name, () => {
+        let run: LlmPathRun;
+        before(async () => {
+          run = await runThroughLlm(project, fake);
+        });
+
+        it('passes the cases the command oracle passes (known failures fail for their reason)', () => {
+          const failed = run.outcome.results
+            .filter((result) => !result.passed)
+            .map((result) => [`${project.name}::${result.testCase.name}`, result.failure?.message]);
+          const known = [...KNOWN_FAILURES].filter(([name]) => name.startsWith(`${project.name}::`));
+          expect(run.outcome.results.length).to.be.greaterThan(0);
+          expect(failed).to.deep.equal(known);
+        });
+
+        it('sends one request per free-text user turn, answered with that turn’s oracle commands', () => {
+          expect(run.responder.problems).to.deep.equal([]);
+          expect(run.requests.length).to.equal(run.expected.length);
+          expect(run.responder.answered.map((answer) => answer.latestUser)).to.deep.equal(
+            run.expected.map((turn) => turn.user.replace(/\s+/gu, ' ').trim()),
+          );
+          expect(run.responder.answered.map((answer) => answer.turn.answer)).to.deep.equal(
+            run.expected.map((turn) => turn.answer),
+          );
+        });
+
+        it('calls the model of the project’s model group at the overridden api_base', () => {
+          expect(run.llm.client.apiBase).to.equal(fake.apiBase);
+          for (const request of run.requests) {
+            expect(request.path).to.equal('/v1/chat/completions');
+            expect(request.headers.authorization).to.equal(`Bearer ${FAKE_API_KEY}`);
+            expect((request.body as { model?: unknown }).model).to.equal(run.llm.client.model);
+          }
+        });
+
+        it('prompts with the flows and their descriptions, the state, the slots and the conversation', () => {
+          for (const [index, request] of run.requests.entries()) {
+            checkPrompt(request, run.assistant, run.expected[index]?.user ?? '');
+          }
+          const states = run.requests.map((request) => promptState(request.prompt));
+          expect(states.some((state) => state?.requested_slot !== undefined)).to.equal(true);
+          expect(states.some((state) => state === undefined)).to.equal(true);
+        });
+
+        it('shows the active flow, its step, the asked slot and the slot values in the prompt', () => {
+          const check = SPOT_CHECKS[project.name] as SpotCheck;
+          const answer = run.responder.answered.find(
+            ({ turn }) => `${turn.caseKey}#${turn.turnIndex}` === check.turn,
+          );
+          const prompt = run.requests.find((request) => request.index === answer?.requestIndex)?.prompt ?? '';
+          const state = promptState(prompt);
+          expect(state?.active_flow).to.equal(check.activeFlow);
+          expect(state?.current_step).to.equal(check.step);
+          expect(state?.requested_slot).to.equal(check.requestedSlot);
+          const values = Object.fromEntries((state?.slots ?? []).map((slot) => [slot.name, slot.value]));
+          expect(values).to.include(check.slots);
+          expect(promptConversation(prompt)).to.include.members(check.conversation);
+        });
+      });
+    }
+  },
+);
 
 /** What every prompt must carry, checked against the assistant. */
 function checkPrompt(request: FakeRequest, assistant: Assistant, latest: string): void {

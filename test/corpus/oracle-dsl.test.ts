@@ -6,6 +6,7 @@ import { parseDslCommands } from '../../src/understanding/llm/dsl.js';
 import type { DslSyntax } from '../../src/understanding/llm/dsl.js';
 import { renderDsl } from '../support/oracle-llm.js';
 import { CORPUS_PROJECTS, corpusPath } from './projects.js';
+import { describeWithCorpus } from '../support/corpus.js';
 
 /** What the parser makes of a value the model wrote: text, or null for "None". */
 function asParsed(command: SerializedCommand): SerializedCommand {
@@ -17,7 +18,7 @@ function asParsed(command: SerializedCommand): SerializedCommand {
 
 // The fake model of llm-path.test.ts writes the oracles' commands in the DSL; the real parser must
 // read every one of them back, in each of Rasa's three syntaxes.
-describe('oracle commands written in the command DSL', () => {
+describeWithCorpus('oracle commands written in the command DSL', () => {
   for (const project of CORPUS_PROJECTS) {
     it(`${project.name}: every oracle command parses back to itself in v1, v2 and v3`, () => {
       const { project: loaded } = loadProject({ project: corpusPath(project.name) });

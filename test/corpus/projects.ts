@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
+import { corpusRoot } from '../support/corpus.js';
 
-/** Where the third-party corpus lives: `../shared/corpus` next to the repository, or PARLEY_CORPUS. */
+/** A path in the third-party corpus (test/support/corpus.ts says where it lives). */
 export function corpusPath(relative: string): string {
-  return resolve(process.env['PARLEY_CORPUS'] ?? '../shared/corpus', relative);
+  return resolve(corpusRoot(), relative);
 }
 
 export interface CorpusProject {

@@ -3,6 +3,7 @@ import { SILENT_LOGGER } from '../../src/runtime/logger.js';
 import { resolve } from 'node:path';
 import { executeTestE2E } from '../../src/cli/run-test-e2e.js';
 import { CORPUS_PROJECTS, corpusPath } from './projects.js';
+import { describeWithCorpus } from '../support/corpus.js';
 
 /**
  * Cases the oracle marks deterministic that still fail, each with the reason (see the issue notes):
@@ -14,7 +15,7 @@ const KNOWN_FAILURES = new Set(['starterpack-retail-banking-en::card_blocking - 
 
 const silent = { stdout: () => undefined, stderr: () => undefined, setExitCode: () => undefined };
 
-describe('corpus e2e replays with the command oracles and stub actions', function () {
+describeWithCorpus('corpus e2e replays with the command oracles and stub actions', function () {
   this.timeout(120_000);
   for (const project of CORPUS_PROJECTS) {
     it(`${project.name}: every deterministic case passes`, async () => {

@@ -1,7 +1,8 @@
 import { expect } from 'chai';
 import { validateProject } from '../../src/project/validate/index.js';
+import { corpusRoot, describeWithCorpus } from '../support/corpus.js';
 
-const CORPUS = '../shared/corpus';
+const CORPUS = corpusRoot();
 const PROJECTS = [
   'rasa-quickstart',
   'starterpack-retail-banking-en',
@@ -9,7 +10,7 @@ const PROJECTS = [
   'starterpack-insurance-en',
 ];
 
-describe('the third-party corpus projects', () => {
+describeWithCorpus('the third-party corpus projects', () => {
   for (const name of PROJECTS) {
     it(`${name} loads and validates without errors`, () => {
       const result = validateProject({ project: `${CORPUS}/${name}` });

@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { createSchemaValidators, validateFile } from '../../src/project/schemas/index.js';
 import type { FileKind, SchemaProblem } from '../../src/project/schemas/index.js';
+import { corpusRoot, describeWithCorpus } from '../support/corpus.js';
 
-const CORPUS = fileURLToPath(new URL('../../../shared/corpus/', import.meta.url));
+const CORPUS = `${corpusRoot()}/`;
 const PROJECTS = [
   'rasa-quickstart',
   'starterpack-insurance-en',
@@ -76,7 +76,7 @@ describe('project schemas', () => {
     for (const kind of kinds) expect(validators[kind]).to.be.a('function');
   });
 
-  describe('accept every file of the real projects in shared/corpus', () => {
+  describeWithCorpus('accept every file of the real projects in shared/corpus', () => {
     for (const project of PROJECTS) {
       const dir = join(CORPUS, project);
       const files = yamlFiles(dir).map((path) => {

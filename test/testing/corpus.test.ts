@@ -1,12 +1,12 @@
 import { expect } from 'chai';
 import { relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { loadProject } from '../../src/project/load-project.js';
 import type { E2ETestFile } from '../../src/testing/index.js';
 import { normaliseTestPath, parseE2ESections, readOracleFile, runE2E } from '../../src/testing/index.js';
 import { ScriptedDriverFactory } from './helpers.js';
+import { corpusRoot, describeWithCorpus } from '../support/corpus.js';
 
-const CORPUS = fileURLToPath(new URL('../../../shared/corpus/', import.meta.url));
+const CORPUS = `${corpusRoot()}/`;
 const PROJECTS = {
   'starterpack-retail-banking-en': { cases: 30, deterministic: 26 },
   'starterpack-telco-en': { cases: 7, deterministic: 6 },
@@ -20,7 +20,7 @@ function corpusFiles(project: string): { root: string; files: E2ETestFile[] } {
   return { root, files: parseE2ESections(loaded.tests) };
 }
 
-describe('e2e test files of the third-party corpus', () => {
+describeWithCorpus('e2e test files of the third-party corpus', () => {
   for (const [project, expected] of Object.entries(PROJECTS)) {
     it(`parses every e2e file of ${project} (${expected.cases} test cases) without a problem`, () => {
       const { files } = corpusFiles(project);

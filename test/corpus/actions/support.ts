@@ -3,8 +3,8 @@
  * small bits of rasa-sdk / Python behaviour the upstream actions rely on (`SlotSet`, `str(float)`).
  */
 import { readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { corpusRoot } from '../../support/corpus.js';
 import type { ActionContext } from '../../../src/actions/custom/in-process.js';
 import { parseCsv } from './csv.js';
 import type { CsvRecord } from './csv.js';
@@ -13,11 +13,7 @@ import type { CsvRecord } from './csv.js';
  * The corpus folder: `$PARLEY_CORPUS` (resolved from the working directory) when set, else the
  * `shared/corpus` folder next to the repository (`../shared/corpus` seen from its root).
  */
-export function corpusRoot(): string {
-  const fromEnv = process.env['PARLEY_CORPUS'];
-  if (fromEnv) return resolve(process.cwd(), fromEnv);
-  return fileURLToPath(new URL('../../../../shared/corpus/', import.meta.url));
-}
+export { corpusRoot };
 
 export function corpusPath(project: string, ...parts: string[]): string {
   return join(corpusRoot(), project, ...parts);

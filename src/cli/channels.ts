@@ -18,23 +18,25 @@ export interface ChannelSelection {
 /**
  * The channels to serve, the way `rasa run` picks them: every credentials.yml entry (built-in names or
  * a module path to a custom channel), only `--connector` when given, and the REST channel with a
- * warning when nothing is configured. Every unusable entry is reported at once.
+ * warning when nothing is configured. A channel Parley does not have (one of Rasa's it does not ship,
+ * a module path that names no module) is skipped with one warning, as a project brought from Rasa
+ * must still run; one it has but cannot start (bad settings, a module that fails) stops the start,
+ * every such entry reported at once. `--connector` naming a channel Parley does not have is an error.
  */
 export async function selectChannels(selection: ChannelSelection): Promise<InputChannel[]> {
   const entries = Object.entries(selection.credentials ?? {});
   const chosen = selection.connector
     ? [[selection.connector, (selection.credentials ?? {})[selection.connector] ?? null] as const]
     : entries;
-  if (chosen.length === 0) {
-    selection.logger.warn({}, 'No chat connector configured, falling back to the REST input channel.');
-    return [BUILT_IN_CHANNELS.get('rest')!.create({}, { logger: selection.logger })];
-  }
   const problems: string[] = [];
   const channels: InputChannel[] = [];
   for (const [name, block] of chosen) {
     try {
-      const factory = await factoryFor(name, selection.projectRoot);
-      channels.push(factory.create(recordOf(block), { logger: selection.logger }));
+      const found = await factoryFor(name, selection.projectRoot);
+      if (found.kind === 'factory')
+        channels.push(found.factory.create(recordOf(block), { logger: selection.logger }));
+      else if (selection.connector) problems.push(`${name}: ${found.reason}`);
+      else selection.logger.warn({ channel: name }, `credentials.yml: '${name}' is skipped: ${found.reason}`);
     } catch (error) {
       problems.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -44,22 +46,33 @@ export async function selectChannels(selection: ChannelSelection): Promise<Input
       code: 'PROJECT_INVALID',
       message: `credentials.yml: ${problems.length} channel(s) cannot start:\n  ${problems.join('\n  ')}`,
     });
+  if (channels.length === 0) {
+    selection.logger.warn({}, 'No chat connector configured, falling back to the REST input channel.');
+    return [BUILT_IN_CHANNELS.get('rest')!.create({}, { logger: selection.logger })];
+  }
   return channels;
 }
 
-async function factoryFor(name: string, projectRoot: string): Promise<ChannelFactory> {
+type FoundChannel =
+  | { readonly kind: 'factory'; readonly factory: ChannelFactory }
+  | { readonly kind: 'absent'; readonly reason: string };
+
+async function factoryFor(name: string, projectRoot: string): Promise<FoundChannel> {
   const builtIn = BUILT_IN_CHANNELS.get(name);
-  if (builtIn) return builtIn;
+  if (builtIn) return { kind: 'factory', factory: builtIn };
   if (RASA_CHANNELS_NOT_SHIPPED.has(name))
-    throw new Error(
-      `Parley does not ship Rasa's '${name}' channel; write it as a custom channel (docs/channels.md).`,
-    );
+    return {
+      kind: 'absent',
+      reason: `Parley does not ship Rasa's '${name}' channel; write it as a custom channel (docs/channels.md).`,
+    };
   const path = modulePath(name, projectRoot);
   if (!path)
-    throw new Error(
-      `Failed to find input channel class for '${name}': no built-in channel of that name and no module ` +
+    return {
+      kind: 'absent',
+      reason:
+        `Failed to find input channel class for '${name}': no built-in channel of that name and no module ` +
         `${name.replace(/\./g, '/')}.(ts|js) in the project.`,
-    );
+    };
   const module = await importUserModule(path);
   const exportName = name.includes('.') ? name.slice(name.lastIndexOf('.') + 1) : '';
   const candidate = module[exportName] ?? module['default'];
@@ -67,7 +80,7 @@ async function factoryFor(name: string, projectRoot: string): Promise<ChannelFac
     throw new Error(
       `${path} must export a channel factory (defineChannel({name, create})) as default or '${exportName}'.`,
     );
-  return candidate;
+  return { kind: 'factory', factory: candidate };
 }
 
 /**

@@ -28,6 +28,10 @@ export const DIAGNOSTIC_CODES = {
   // Schemas, one per file kind
   DOMAIN_SCHEMA: e('A domain file does not match the domain format.', 'See the Rasa domain reference.'),
   FLOWS_SCHEMA: e('A flows file does not match the flows format.', 'See the Rasa flows reference.'),
+  FLOWS_IGNORED_KEY: w(
+    'A flows file has a key where Rasa reads none (in a `next` branch, an `nlu_trigger` item or a rejection); it is ignored, as Rasa ignores it.',
+    'Remove the key: a branch reads only `if`, `then` and `else`.',
+  ),
   NLU_SCHEMA: e(
     'An NLU training data file does not match the NLU format.',
     'See the Rasa NLU data reference.',

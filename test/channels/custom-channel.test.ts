@@ -44,26 +44,86 @@ describe('custom channels (the plugin API)', function () {
     }
   });
 
-  it('refuses to start, naming every unusable channel, when credentials.yml names channels it cannot load', async () => {
+  it('refuses to start, naming every unusable channel, when credentials.yml configures channels badly; skips the ones it does not have', async () => {
     const root = writeInlineProject({
       domain: 'version: "3.1"\nresponses:\n  utter_hi:\n    - text: hi\n',
       flows: 'flows:\n  hi:\n    description: hi\n    steps:\n      - action: utter_hi\n',
-      credentials: 'slack:\n  token: x\naddons.missing.Channel:\ncallback:\n  url: not-a-url\n',
+      credentials:
+        'slack:\n  token: x\naddons.missing.Channel:\ncallback:\n  url: not-a-url\nsocketio:\n  session_persistence: maybe\n',
     });
+    const warnings: string[] = [];
+    const logger = {
+      ...SILENT_LOGGER,
+      warn: (_fields: Record<string, unknown>, message: string) => void warnings.push(message),
+    };
     const failure = await startServer({
       location: { project: root },
       projectRoot: root,
       port: 0,
       host: '127.0.0.1',
-      logger: SILENT_LOGGER,
+      logger,
     }).then(
       () => undefined,
       (error: unknown) => error as Error & { code: string },
     );
     expect(failure?.code).to.equal('PROJECT_INVALID');
-    expect(failure?.message).to.contain('3 channel(s) cannot start');
-    expect(failure?.message).to.contain("slack: Parley does not ship Rasa's 'slack' channel");
-    expect(failure?.message).to.contain('addons.missing.Channel: Failed to find input channel class');
+    expect(failure?.message).to.contain('2 channel(s) cannot start');
     expect(failure?.message).to.contain("callback: credentials.yml: the callback channel needs 'url'");
+    expect(failure?.message).to.contain('socketio:');
+    expect(warnings).to.include.members([
+      "credentials.yml: 'slack' is skipped: Parley does not ship Rasa's 'slack' channel; write it as a custom channel (docs/channels.md).",
+    ]);
+    expect(
+      warnings.some((line) =>
+        line.startsWith("credentials.yml: 'addons.missing.Channel' is skipped: Failed to find"),
+      ),
+    ).to.equal(true);
+  });
+
+  it('serves the channels it has and skips the ones it does not (rasa:, browser_audio:, a missing module), one warning each', async () => {
+    const root = writeInlineProject({
+      domain: 'version: "3.1"\nresponses:\n  utter_hi:\n    - text: hi\n',
+      flows: 'flows:\n  hi:\n    description: hi\n    steps:\n      - action: utter_hi\n',
+      credentials:
+        'rasa:\n  url: http://localhost:5002/api\nbrowser_audio:\n  server_url: x\naddons.gone.Channel:\nrest:\n',
+    });
+    const warnings: string[] = [];
+    const logger = {
+      ...SILENT_LOGGER,
+      warn: (_fields: Record<string, unknown>, message: string) => void warnings.push(message),
+    };
+    const server = await startServer({
+      location: { project: root },
+      projectRoot: root,
+      port: 0,
+      host: '127.0.0.1',
+      logger,
+    });
+    try {
+      expect(server.summary).to.include('channels: rest');
+      expect(warnings.filter((line) => line.includes('is skipped'))).to.have.length(3);
+      const answer = await fetch(`${server.baseUrl}/webhooks/rest/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ sender: 'u', message: '/hi' }),
+      });
+      expect(answer.status).to.equal(200);
+    } finally {
+      await server.close();
+    }
+    // --connector naming a channel Parley does not have is still an error
+    const refused = await startServer({
+      location: { project: root },
+      projectRoot: root,
+      port: 0,
+      host: '127.0.0.1',
+      logger: SILENT_LOGGER,
+      connector: 'rasa',
+    }).then(
+      () => undefined,
+      (error: unknown) => error as Error & { code: string },
+    );
+    expect(refused?.code).to.equal('PROJECT_INVALID');
+    expect(refused?.message).to.contain("rasa: Parley does not ship Rasa's 'rasa' channel");
   });
 });

@@ -122,6 +122,38 @@ describe('project schemas', () => {
       expect(problem.hint).to.contain("'next'");
     });
 
+    it('warns about keys Rasa ignores (a branch’s next, an nlu_trigger or rejection extra) without an error', () => {
+      const problems = check(
+        'flows',
+        yaml`
+        flows:
+          replace_card:
+            description: d
+            nlu_trigger:
+              - intent: {name: replace, confidence_threshold: 0.5, comment: x}
+                note: y
+            steps:
+              - collect: lock_card
+                rejections:
+                  - if: slots.lock_card is null
+                    utter: utter_try_again
+                    because: z
+                next:
+                  - if: slots.lock_card
+                    then: END
+                  - else: END
+                    next: END
+        `,
+      );
+      expect(problems.map((problem) => [problem.code, problem.instancePath])).to.deep.equal([
+        ['FLOWS_IGNORED_KEY', '/flows/replace_card/nlu_trigger/0/note'],
+        ['FLOWS_IGNORED_KEY', '/flows/replace_card/nlu_trigger/0/intent/comment'],
+        ['FLOWS_IGNORED_KEY', '/flows/replace_card/steps/0/rejections/0/because'],
+        ['FLOWS_IGNORED_KEY', '/flows/replace_card/steps/0/next/1/next'],
+      ]);
+      for (const problem of problems) expect(problem.message).to.match(/it is ignored, as in Rasa$/);
+    });
+
     it('reports a step without a recognised step key once, at the step', () => {
       const problems = check(
         'flows',

@@ -43,7 +43,7 @@ export interface FakeOpenAi {
   close(): Promise<void>;
 }
 
-const CHAT_PATH = '/v1/chat/completions';
+const CHAT_PATH_END = '/chat/completions';
 
 /** Starts the server on 127.0.0.1 and a free port. A string reply is a completion with that content. */
 export async function startFakeOpenAi(handler: FakeHandler = () => 'cannot handle'): Promise<FakeOpenAi> {
@@ -65,7 +65,9 @@ export async function startFakeOpenAi(handler: FakeHandler = () => 'cannot handl
       prompt: promptOf(body),
     };
     requests.push(recorded);
-    if (recorded.method !== 'POST' || recorded.path !== CHAT_PATH) {
+    // any API root ending in the chat path: Azure puts a deployment before it and a query after it
+    const pathname = recorded.path.split('?')[0] ?? '';
+    if (recorded.method !== 'POST' || !pathname.endsWith(CHAT_PATH_END)) {
       send(response, 404, { error: { message: `no route ${recorded.method} ${recorded.path}` } });
       return;
     }

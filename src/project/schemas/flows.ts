@@ -26,6 +26,10 @@ export const STEP_KINDS = ['action', 'collect', 'set_slots', 'link', 'call', 'no
 const text = { type: 'string' };
 const flag = { type: 'boolean' };
 
+// Rasa's schema leaves branch items, nlu_trigger items and rejections open: their other keys are
+// ignored there, so they are warnings here (FLOWS_IGNORED_KEY), not errors
+const IGNORED = { additionalProperties: 'FLOWS_IGNORED_KEY' } as const;
+
 /** A pypred condition. YAML `if: False` is a boolean, which Rasa stores as the string "False". */
 export const predicateSchema: SchemaObject = {
   type: ['string', 'boolean'],
@@ -40,6 +44,8 @@ export const rejectionsSchema: SchemaObject = {
     type: 'object',
     'x-expected': 'a map {if: <condition>, utter: <response name>}',
     required: ['if', 'utter'],
+    additionalProperties: false,
+    'x-codes': IGNORED,
     properties: { if: predicateSchema, utter: text },
   },
 };
@@ -154,6 +160,7 @@ const step: SchemaObject = {
 const branch: SchemaObject = {
   type: 'object',
   additionalProperties: false,
+  'x-codes': IGNORED,
   properties: { if: predicateSchema, then: stepIdOrSteps, else: stepIdOrSteps },
   oneOf: [{ required: ['if', 'then'] }, { required: ['else'] }],
   'x-message': 'a branch is either {if: <condition>, then: <step id or steps>} or {else: <step id or steps>}',
@@ -167,6 +174,7 @@ const nluTrigger: SchemaObject = {
     type: 'object',
     required: ['intent'],
     additionalProperties: false,
+    'x-codes': IGNORED,
     properties: {
       intent: {
         type: ['string', 'object'],
@@ -175,6 +183,7 @@ const nluTrigger: SchemaObject = {
         then: {
           required: ['name'],
           additionalProperties: false,
+          'x-codes': IGNORED,
           properties: { name: text, confidence_threshold: { type: 'number', minimum: 0, maximum: 1 } },
         },
       },

@@ -1,4 +1,5 @@
 import type { ErrorObject } from 'ajv';
+import { DIAGNOSTIC_CODES } from '../../core/diagnostic-codes.js';
 import type { DiagnosticCode } from '../../core/diagnostic-codes.js';
 
 /** One schema violation, located by a JSON pointer into the parsed YAML. */
@@ -46,7 +47,14 @@ export function toProblems(errors: readonly ErrorObject[]): SchemaProblem[] {
 /** A problem the catalogue has a code of its own for (the schema's `x-codes`, per ajv keyword) carries it. */
 function withCode(problem: SchemaProblem, error: ErrorObject): SchemaProblem {
   const code = (error.parentSchema as Annotations | undefined)?.['x-codes']?.[error.keyword];
-  return code === undefined ? problem : { ...problem, code };
+  if (code === undefined) return problem;
+  // a key Rasa reads past is a warning: say what happens to it
+  const ignored = error.keyword === 'additionalProperties' && DIAGNOSTIC_CODES[code].severity === 'warning';
+  return {
+    ...problem,
+    code,
+    ...(ignored ? { message: `${problem.message}; it is ignored, as in Rasa` } : {}),
+  };
 }
 
 function relevantErrors(errors: readonly ErrorObject[]): ErrorObject[] {

@@ -3,11 +3,13 @@
  * entry (`CompactLLMCommandGenerator`, `SearchReadyLLMCommandGenerator`, `SingleStepLLMCommandGenerator`
  * or its old name `LLMCommandGenerator`) whose `llm` names a `model_group` of endpoints.yml, or (the
  * pre-3.11 way) describes the model inline. Parley speaks the OpenAI chat-completions API, so the
- * providers are the ones that serve it: `openai`, `self-hosted` (vLLM and the like) and `ollama`.
+ * providers are the ones that serve it (providers.ts: openai, rasa, self-hosted, ollama, azure,
+ * openrouter, …).
  */
 import type { Assistant, ComponentConfig } from '../../core/assistant.js';
 import type { DslSyntax } from './dsl.js';
 import { LlmError } from './errors.js';
+import { DEFAULT_AZURE_API_VERSION, PROVIDERS, supportedProviders } from './providers.js';
 import { DEFAULT_FLOW_RETRIEVAL } from './flow-retrieval.js';
 import type { FlowRetrievalOptions } from './flow-retrieval.js';
 import { DEFAULT_LLM_MAX_RETRIES, DEFAULT_LLM_TIMEOUT_SECONDS } from './openai-client.js';
@@ -26,8 +28,6 @@ export type LlmGeneratorName = keyof typeof LLM_GENERATORS;
 /** Rasa's default model of the Compact generator when `llm` is left out. */
 export const DEFAULT_LLM_MODEL = 'gpt-4o-2024-11-20';
 export const DEFAULT_MAX_CHARACTERS = 420;
-const OPENAI_API_BASE = 'https://api.openai.com/v1';
-const OLLAMA_API_BASE = 'http://localhost:11434';
 
 export type LlmClientConfig = Omit<OpenAiClientOptions, 'fetch'>;
 
@@ -137,7 +137,7 @@ function modelSettings(
 }
 
 const CLIENT_KEYS = new Set(
-  'provider type model model_name api_base base_url openai_api_base api_key timeout request_timeout temperature max_retries extra_headers headers'.split(
+  'provider type model model_name api_base base_url openai_api_base api_key api_version deployment engine api_type timeout request_timeout temperature max_retries extra_headers headers'.split(
     ' ',
   ),
 );
@@ -161,11 +161,9 @@ function clientConfig(
   for (const key of Object.keys(model))
     if (!CLIENT_KEYS.has(key) && !BODY_KEYS.has(key))
       warnings.push(`${name}: model setting '${key}' is ignored.`);
-  const apiKey = apiKeyFor(provider, model, env);
   return {
-    apiBase: apiBaseFor(provider, model, env),
+    ...endpointFor(provider, model, env),
     model: modelName,
-    ...(apiKey ? { apiKey } : {}),
     timeoutSeconds: positive(
       model['timeout'] ?? model['request_timeout'],
       DEFAULT_LLM_TIMEOUT_SECONDS,
@@ -184,35 +182,44 @@ function providerOf(model: Record<string, unknown>): string {
   return provider.toLowerCase();
 }
 
-function apiBaseFor(provider: string, model: Record<string, unknown>, env: Environment): string {
+/** where the requests go and how they authenticate, by the provider's rule (providers.ts) */
+function endpointFor(
+  provider: string,
+  model: Record<string, unknown>,
+  env: Environment,
+): Pick<LlmClientConfig, 'apiBase' | 'apiKey' | 'query' | 'keyHeader'> {
+  const rule = PROVIDERS[provider];
+  if (!rule)
+    return fail(
+      `provider '${provider}' is not supported: Parley talks to servers of the OpenAI chat-completions ` +
+        `format (providers ${supportedProviders()}). For another provider, point \`api_base\` of a ` +
+        'self-hosted model at an OpenAI-compatible proxy (e.g. LiteLLM).',
+    );
   const configured = text(model['api_base'] ?? model['base_url'] ?? model['openai_api_base'], env);
-  switch (provider) {
-    case 'openai':
-      return configured ?? env['OPENAI_BASE_URL'] ?? env['OPENAI_API_BASE'] ?? OPENAI_API_BASE;
-    case 'self-hosted':
-      return configured ?? fail('provider self-hosted needs `api_base`, the /v1 URL of the server.');
-    case 'ollama': {
-      const base = (configured ?? OLLAMA_API_BASE).replace(/\/+$/u, '');
-      return base.endsWith('/v1') ? base : `${base}/v1`;
-    }
-    default:
-      return fail(
-        `provider '${provider}' is not supported: Parley talks to OpenAI-compatible chat-completions ` +
-          'servers (providers openai, self-hosted, ollama). Point `api_base` of an openai or ' +
-          'self-hosted model at an OpenAI-compatible proxy (e.g. LiteLLM) for other providers.',
-      );
+  const fromEnv = provider === 'openai' ? (env['OPENAI_BASE_URL'] ?? env['OPENAI_API_BASE']) : undefined;
+  const root = configured ?? fromEnv ?? rule.defaultApiBase;
+  if (root === undefined) return fail(`provider ${provider} needs \`api_base\`, the URL of the server.`);
+  const apiKey = text(model['api_key'], env) ?? rule.keyVariables.map((name) => env[name]).find(Boolean);
+  if (!apiKey && rule.keyRequired)
+    fail(
+      `provider ${provider} needs an API key: set ${rule.keyVariables.join(' or ')}, or api_key: ` +
+        '${MY_KEY_VARIABLE} on the model.',
+    );
+  if (rule.wire === 'azure') {
+    const deployment = text(model['deployment'] ?? model['engine'] ?? model['model'], env) as string;
+    const version = text(model['api_version'], env) ?? env['AZURE_API_VERSION'] ?? DEFAULT_AZURE_API_VERSION;
+    return {
+      apiBase: `${root.replace(/\/+$/u, '')}/openai/deployments/${encodeURIComponent(deployment)}`,
+      query: { 'api-version': version },
+      keyHeader: 'api-key',
+      ...(apiKey ? { apiKey } : {}),
+    };
   }
-}
-
-/** `api_key` of the model (a `${VAR}` left quoted is read from the environment), else OPENAI_API_KEY for openai. */
-function apiKeyFor(provider: string, model: Record<string, unknown>, env: Environment): string | undefined {
-  const configured = text(model['api_key'], env);
-  if (configured) return configured;
-  if (provider !== 'openai') return undefined;
-  return (
-    env['OPENAI_API_KEY'] ??
-    fail('provider openai needs an API key: set OPENAI_API_KEY, or api_key: ${MY_KEY_VARIABLE} on the model.')
-  );
+  const base = root.replace(/\/+$/u, '');
+  return {
+    apiBase: rule.appendV1 && !base.endsWith('/v1') ? `${base}/v1` : base,
+    ...(apiKey ? { apiKey } : {}),
+  };
 }
 
 function flowRetrieval(raw: Record<string, unknown>): FlowRetrievalOptions {

@@ -23,8 +23,12 @@ export interface OpenAiClientOptions {
   /** the API root the paths hang off, e.g. `https://api.openai.com/v1`; `/chat/completions` is appended */
   readonly apiBase: string;
   readonly model: string;
-  /** sent as `Authorization: Bearer <key>` when set */
+  /** sent as `Authorization: Bearer <key>` when set (or in `keyHeader`) */
   readonly apiKey?: string;
+  /** the header carrying the key as it is, instead of `Authorization: Bearer` (Azure: `api-key`) */
+  readonly keyHeader?: string;
+  /** query parameters of every request (Azure: `api-version`) */
+  readonly query?: Readonly<Record<string, string>>;
   /** seconds one request may take, answer included (default 7, Rasa's) */
   readonly timeoutSeconds?: number;
   /** default 0 */
@@ -61,12 +65,17 @@ export class OpenAiClient implements ChatCompletionClient {
 
   constructor(options: OpenAiClientOptions) {
     this.options = options;
-    this.url = `${options.apiBase.replace(/\/+$/u, '')}/chat/completions`;
+    const query = new URLSearchParams(options.query ?? {}).toString();
+    this.url = `${options.apiBase.replace(/\/+$/u, '')}/chat/completions${query ? `?${query}` : ''}`;
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.headers = {
       'Content-Type': 'application/json',
       Accept: 'application/json',
-      ...(options.apiKey ? { Authorization: `Bearer ${options.apiKey}` } : {}),
+      ...(options.apiKey
+        ? options.keyHeader
+          ? { [options.keyHeader]: options.apiKey }
+          : { Authorization: `Bearer ${options.apiKey}` }
+        : {}),
       ...options.headers,
     };
   }

@@ -140,6 +140,87 @@ describe('LLM command generator config', () => {
     expect(config.client.apiBase).to.equal('http://localhost:11434/v1');
   });
 
+  it('talks to Rasa’s hosted models (provider rasa) at api_base as given, with the licence as the key', () => {
+    const config = ok(
+      resolve(
+        [compact({ llm: { model_group: 'rasa_command_generation_model' } })],
+        group('rasa_command_generation_model', {
+          provider: 'rasa',
+          model: 'rasa/cmd_gen_codellama_13b_calm_demo',
+          api_base: 'https://tutorial-llm.rasa.ai',
+        }),
+        { RASA_LICENSE: 'licence-token' },
+      ),
+    );
+    expect(config.provider).to.equal('rasa');
+    expect(config.client).to.deep.include({
+      apiBase: 'https://tutorial-llm.rasa.ai',
+      model: 'rasa/cmd_gen_codellama_13b_calm_demo',
+      apiKey: 'licence-token',
+    });
+    // without a licence it still starts (the server decides)
+    expect(
+      ok(resolve([compact({ llm: { provider: 'rasa', model: 'm', api_base: 'https://h' } })], {}, KEYLESS))
+        .client.apiKey,
+    ).to.equal(undefined);
+  });
+
+  it('reaches the other OpenAI-format providers at their own API root with their own key variable', () => {
+    const cases: [string, Environment, string, string][] = [
+      ['openrouter', { OPENROUTER_API_KEY: 'or' }, 'https://openrouter.ai/api/v1', 'or'],
+      ['groq', { GROQ_API_KEY: 'gq' }, 'https://api.groq.com/openai/v1', 'gq'],
+      ['together_ai', { TOGETHERAI_API_KEY: 'tg' }, 'https://api.together.xyz/v1', 'tg'],
+      ['deepseek', { DEEPSEEK_API_KEY: 'ds' }, 'https://api.deepseek.com/v1', 'ds'],
+      ['mistral', { MISTRAL_API_KEY: 'ms' }, 'https://api.mistral.ai/v1', 'ms'],
+    ];
+    for (const [provider, env, apiBase, apiKey] of cases)
+      expect(
+        ok(resolve([compact({ llm: { provider, model: 'm' } })], {}, env)).client,
+        provider,
+      ).to.deep.include({
+        apiBase,
+        apiKey,
+      });
+    const vllm = ok(
+      resolve(
+        [compact({ llm: { provider: 'hosted_vllm', model: 'm', api_base: 'http://gpu:8000/v1/' } })],
+        {},
+        KEYLESS,
+      ),
+    );
+    expect(vllm.client.apiBase).to.equal('http://gpu:8000/v1');
+    expect(
+      failure(resolve([compact({ llm: { provider: 'openrouter', model: 'm' } })], {}, KEYLESS)).message,
+    ).to.contain('OPENROUTER_API_KEY');
+  });
+
+  it('builds Azure OpenAI requests: the deployment path, the api-version query and the api-key header', () => {
+    const config = ok(
+      resolve(
+        [
+          compact({
+            llm: {
+              provider: 'azure',
+              deployment: 'gpt4o-prod',
+              model: 'gpt-4o',
+              api_base: 'https://my.openai.azure.com/',
+              api_version: '2024-06-01',
+            },
+          }),
+        ],
+        {},
+        { AZURE_API_KEY: 'az' },
+      ),
+    );
+    expect(config.client).to.deep.include({
+      apiBase: 'https://my.openai.azure.com/openai/deployments/gpt4o-prod',
+      query: { 'api-version': '2024-06-01' },
+      keyHeader: 'api-key',
+      apiKey: 'az',
+    });
+    expect(config.warnings).to.deep.equal([]);
+  });
+
   it('warns about settings it does not honour', () => {
     const config = ok(
       resolve([compact({ llm: { model_group: 'main' }, prompt_template: 'prompts/custom.jinja2' })], {
@@ -188,6 +269,16 @@ describe('LLM command generator config', () => {
         'a provider without an OpenAI-compatible API',
         () => resolve([compact({ llm: { provider: 'anthropic', model: 'claude' } })]),
         "provider 'anthropic' is not supported",
+      ],
+      [
+        'a provider without an OpenAI-compatible API, naming the ones it supports',
+        () => resolve([compact({ llm: { provider: 'bedrock', model: 'claude' } })]),
+        'openai, rasa, self-hosted',
+      ],
+      [
+        'Azure without api_base',
+        () => resolve([compact({ llm: { provider: 'azure', model: 'x', api_key: 'k' } })]),
+        'api_base',
       ],
       ['OpenAI without any key', () => resolve([compact({})], {}, KEYLESS), 'OPENAI_API_KEY'],
       [

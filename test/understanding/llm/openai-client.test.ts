@@ -70,6 +70,21 @@ describe('OpenAI-compatible chat client', () => {
     expect(fake.requests[0]?.headers).not.to.have.property('authorization');
   });
 
+  it('sends the key in the header and the query a provider asks for (Azure: api-key, api-version)', async () => {
+    fake.answer(() => 'ok');
+    const root = fake.apiBase.replace(/\/v1$/u, '');
+    const azure = client(`${root}/openai/deployments/gpt4o-prod`, {
+      apiKey: 'az-key',
+      keyHeader: 'api-key',
+      query: { 'api-version': '2024-06-01' },
+    });
+    expect(text(await azure.complete(HELLO))).to.equal('ok');
+    const request = fake.requests[0];
+    expect(request?.path).to.equal('/openai/deployments/gpt4o-prod/chat/completions?api-version=2024-06-01');
+    expect(request?.headers['api-key']).to.equal('az-key');
+    expect(request?.headers).not.to.have.property('authorization');
+  });
+
   it('retries a 429 and a 500 with backoff, then returns the answer', async () => {
     fake.answer(({ index }) =>
       index === 0

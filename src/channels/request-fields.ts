@@ -1,8 +1,4 @@
-import {
-  A2A_CONVERSATION_PREFIX,
-  conversationIdProblem,
-  isA2aConversationId,
-} from '../core/text/identifiers.js';
+import { channelConversationIdProblem } from '../core/text/identifiers.js';
 import { MAX_STORED_METADATA_LENGTH } from '../core/text/stored-text.js';
 
 /** A request body field check: the value, or the reason it is unusable (a 400 for the client). */
@@ -20,13 +16,8 @@ export function senderOf(body: Record<string, unknown>, key = 'sender'): FieldRe
   if (typeof sender === 'number' && Number.isFinite(sender)) return { ok: true, value: String(sender) };
   if (typeof sender !== 'string' || sender.trim() === '')
     return { ok: false, error: `'${key}' must be a non-empty string.` };
-  const problem = conversationIdProblem(sender);
+  const problem = channelConversationIdProblem(sender);
   if (problem) return { ok: false, error: `'${key}' ${problem}.` };
-  if (isA2aConversationId(sender))
-    return {
-      ok: false,
-      error: `'${key}' must not start with '${A2A_CONVERSATION_PREFIX}': those conversations belong to the A2A server.`,
-    };
   return { ok: true, value: sender };
 }
 

@@ -1,5 +1,5 @@
 import { AppError } from '../core/errors.js';
-import { conversationIdProblem, isA2aConversationId } from '../core/text/identifiers.js';
+import { channelConversationIdProblem } from '../core/text/identifiers.js';
 import type { Agent } from '../runtime/agent.js';
 import type { Logger } from '../runtime/logger.js';
 import type { ChannelContext, UserMessage } from '../channels/channel.js';
@@ -136,8 +136,6 @@ export class TurnGate implements ChannelContext {
  * channel's: no channel may address an A2A conversation or store an id that cannot be shown as it is.
  */
 function refuseUnusableSender(senderId: string): void {
-  const problem = isA2aConversationId(senderId)
-    ? "must not start with 'a2a:' (those conversations belong to the A2A server)"
-    : conversationIdProblem(senderId);
+  const problem = channelConversationIdProblem(senderId);
   if (problem) throw new AppError({ code: 'CONVERSATION_ID_INVALID', message: `The sender id ${problem}.` });
 }

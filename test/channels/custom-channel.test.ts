@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import { resolve } from 'node:path';
 import { startServer } from '../../src/cli/serve.js';
 import { SILENT_LOGGER } from '../../src/runtime/logger.js';
+import { recordingLogger } from '../support/recording-logger.js';
 import { writeInlineProject } from '../support/inline-project.js';
 
 const EXAMPLE = resolve('examples/custom-channel');
@@ -51,11 +52,8 @@ describe('custom channels (the plugin API)', function () {
       credentials:
         'slack:\n  token: x\naddons.missing.Channel:\ncallback:\n  url: not-a-url\nsocketio:\n  session_persistence: maybe\n',
     });
-    const warnings: string[] = [];
-    const logger = {
-      ...SILENT_LOGGER,
-      warn: (_fields: Record<string, unknown>, message: string) => void warnings.push(message),
-    };
+    const logger = recordingLogger();
+    const warnings = logger.warnings;
     const failure = await startServer({
       location: { project: root },
       projectRoot: root,
@@ -87,11 +85,8 @@ describe('custom channels (the plugin API)', function () {
       credentials:
         'rasa:\n  url: http://localhost:5002/api\nbrowser_audio:\n  server_url: x\naddons.gone.Channel:\nrest:\n',
     });
-    const warnings: string[] = [];
-    const logger = {
-      ...SILENT_LOGGER,
-      warn: (_fields: Record<string, unknown>, message: string) => void warnings.push(message),
-    };
+    const logger = recordingLogger();
+    const warnings = logger.warnings;
     const server = await startServer({
       location: { project: root },
       projectRoot: root,

@@ -2,7 +2,6 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
-import type { Logger } from '../../src/runtime/logger.js';
 
 export interface CliRun {
   readonly code: number;
@@ -39,12 +38,7 @@ export function copyFixture(name: string): {
   };
 }
 
-/** A logger that keeps the messages, to tell what a command did without timing it. */
-export function recordingLogger(): Logger & { readonly messages: string[] } {
-  const messages: string[] = [];
-  const keep = (_fields: Record<string, unknown>, message: string) => void messages.push(message);
-  return { messages, info: keep, warn: keep, error: keep };
-}
+export { recordingLogger } from '../support/recording-logger.js';
 
 /** The path in "... saved at '<path>'." */
 export function savedPath(stdout: string): string {

@@ -18,6 +18,7 @@ import { MemoryTrackerStore } from '../../src/stores/memory-tracker-store.js';
 import { PARLEY_VERSION } from '../../src/version.js';
 import { corpusPath } from './projects.js';
 import { describeWithCorpus } from '../support/corpus.js';
+import { recordingLogger } from '../support/recording-logger.js';
 
 /** each project, and what Parley must say it skips at start-up */
 const ALL_PROJECTS: Readonly<Record<string, readonly string[]>> = {
@@ -52,17 +53,14 @@ describeWithCorpus('every corpus project validates, trains and starts unchanged'
         }),
         out: join(folder, name),
       });
-      const warnings: string[] = [];
+      const logger = recordingLogger();
+      const warnings = logger.warnings;
       const server = await startServer({
         location: { project: root },
         projectRoot: root,
         port: 0,
         host: '127.0.0.1',
-        logger: {
-          info: () => undefined,
-          warn: (_fields, message) => void warnings.push(message),
-          error: () => undefined,
-        },
+        logger,
         trackerStore: new MemoryTrackerStore(),
         lockStore: new MemoryLockStore(),
         modelPath: trained.path,

@@ -7,10 +7,10 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import type { ParleyServer } from '../../src/cli/serve.js';
-import type { Logger } from '../../src/runtime/logger.js';
 import { send, statusData } from '../a2a/hardening-support.js';
 import type { V03Task } from '../a2a/hardening-support.js';
 import { ChatClient } from '../channels/socketio-support.js';
+import { recordingLogger } from '../support/recording-logger.js';
 import { callAs, restMessage, startSecureServer, stillServes, trackerOf, userTexts } from './support.js';
 
 async function task(server: ParleyServer, caller: string, body: unknown): Promise<V03Task> {
@@ -117,14 +117,10 @@ describe('Security: A2A conversations are out of reach of the channels and of ot
 describe('Security: context_id_as_sender_id restores Rasa’s mapping, with a warning', function () {
   this.timeout(60_000);
   let server: ParleyServer;
-  const warnings: string[] = [];
+  const logger = recordingLogger();
+  const warnings = logger.warnings;
 
   before(async () => {
-    const logger: Logger = {
-      info: () => undefined,
-      warn: (_fields, message) => warnings.push(message),
-      error: () => undefined,
-    };
     server = await startSecureServer({ a2a: ['context_id_as_sender_id: true'], logger });
   });
   after(() => server.close());

@@ -13,9 +13,9 @@ import { PushService } from '../../src/a2a/push/push-service.js';
 import { UrlGuard } from '../../src/a2a/push/url-guard.js';
 import { TaskStore } from '../../src/a2a/tasks/task-store.js';
 import type { ParleyServer } from '../../src/cli/serve.js';
-import type { Logger } from '../../src/runtime/logger.js';
 import { send } from '../a2a/hardening-support.js';
 import type { V03Task } from '../a2a/hardening-support.js';
+import { recordingLogger } from '../support/recording-logger.js';
 import { callAs, startSecureServer, stillServes } from './support.js';
 
 /** an HTTP "receiver" that writes its answer one byte every `everyMs` and never finishes */
@@ -49,11 +49,6 @@ async function tricklingReceiver(everyMs: number) {
   };
 }
 
-function recordingLogger(lines: string[]): Logger {
-  const log = (_fields: Record<string, unknown>, message: string) => void lines.push(message);
-  return { info: log, warn: log, error: log };
-}
-
 const guard = new UrlGuard({ allowedHosts: ['127.0.0.1'] });
 
 async function within<T>(ms: number, work: Promise<T>): Promise<T> {
@@ -81,10 +76,11 @@ describe('Security: a push receiver that trickles its answer', function () {
 
   it('holds an attempt no longer than its deadline, although bytes keep coming', async () => {
     const trickle = await tricklingReceiver(50);
-    const lines: string[] = [];
+    const logger = recordingLogger();
+    const lines = logger.messages;
     const sender = new PushSender({
       guard,
-      logger: recordingLogger(lines),
+      logger,
       timeoutMs: 300,
       retries: 1,
       backoffMs: 10,
@@ -106,7 +102,7 @@ describe('Security: a push receiver that trickles its answer', function () {
 
   it('drops the connection once the status line and headers are in, whatever the body does', async () => {
     const trickle = await tricklingReceiver(1);
-    const sender = new PushSender({ guard, logger: recordingLogger([]), timeoutMs: 5_000 });
+    const sender = new PushSender({ guard, logger: recordingLogger(), timeoutMs: 5_000 });
     try {
       // the headers (48 bytes) arrive within ~50 ms; the million-byte body would take 17 minutes
       const delivered = await within(
@@ -122,8 +118,8 @@ describe('Security: a push receiver that trickles its answer', function () {
 
   it('keeps at most maxInFlight deliveries under way, dropping (and logging) the rest; close abandons them', async () => {
     const trickle = await tricklingReceiver(1_000);
-    const lines: string[] = [];
-    const logger = recordingLogger(lines);
+    const logger = recordingLogger();
+    const lines = logger.messages;
     const store = new TaskStore();
     const service = new PushService({
       store,

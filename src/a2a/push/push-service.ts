@@ -142,6 +142,17 @@ export class PushService {
     if (event.status.state === 'working' || event.status.state === 'submitted') return;
     const task = this.options.store.get(event.taskId);
     if (!task || this.stopping.signal.aborted) return;
+    // one body per wire version, however many configs the task has
+    const bodies = new Map<PushConfig['version'], string>();
+    const bodyFor = (version: PushConfig['version']): string => {
+      const known = bodies.get(version);
+      if (known !== undefined) return known;
+      const body = JSON.stringify(
+        version === '1.0' ? V1_CODEC.event({ kind: 'task', task }) : V03_CODEC.task(task),
+      );
+      bodies.set(version, body);
+      return body;
+    };
     for (const config of this.registry.recipients(task.id)) {
       // each delivery holds its body until it is over: bounded, so slow receivers cannot pile them up
       if (this.pending.size >= this.maxInFlight) {
@@ -167,7 +178,7 @@ export class PushService {
       let delivery: Promise<boolean>;
       try {
         delivery = this.options.sender
-          .deliver({ ...deliveryFor(config, task), signal: this.stopping.signal })
+          .deliver({ ...deliveryFor(config, task, bodyFor), signal: this.stopping.signal })
           .catch(failed);
       } catch (error) {
         failed(error);
@@ -179,13 +190,15 @@ export class PushService {
   }
 }
 
-function deliveryFor(config: PushConfig, task: Task): PushDelivery {
+function deliveryFor(
+  config: PushConfig,
+  task: Task,
+  bodyFor: (version: PushConfig['version']) => string,
+): PushDelivery {
   return {
     url: new URL(config.url),
     headers: headersFor(config),
-    body: JSON.stringify(
-      config.version === '1.0' ? V1_CODEC.event({ kind: 'task', task }) : V03_CODEC.task(task),
-    ),
+    body: bodyFor(config.version),
     taskId: task.id,
     configId: config.id,
   };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { conversationIdProblem, isA2aConversationId } from '../../core/text/identifiers.js';
+import { channelConversationIdProblem } from '../../core/text/identifiers.js';
 import { isRecord, metadataOf } from '../request-fields.js';
 
 /**
@@ -9,8 +9,7 @@ import { isRecord, metadataOf } from '../request-fields.js';
 export function sessionIdOf(data: unknown): string | undefined {
   const value = isRecord(data) ? data['session_id'] : undefined;
   const id = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
-  if (typeof id !== 'string' || conversationIdProblem(id) !== undefined || isA2aConversationId(id))
-    return undefined;
+  if (typeof id !== 'string' || channelConversationIdProblem(id) !== undefined) return undefined;
   return id;
 }
 

@@ -47,3 +47,13 @@ export function conversationIdProblem(id: string): string | undefined {
 export function isA2aConversationId(id: string): boolean {
   return id.startsWith(A2A_CONVERSATION_PREFIX);
 }
+
+/**
+ * A conversation id a channel may use (a REST sender, a socket.io session, a custom channel's sender):
+ * a usable id outside the A2A server's namespace. The problem as a sentence, or undefined.
+ */
+export function channelConversationIdProblem(id: string): string | undefined {
+  if (isA2aConversationId(id))
+    return `must not start with '${A2A_CONVERSATION_PREFIX}': those conversations belong to the A2A server`;
+  return conversationIdProblem(id);
+}

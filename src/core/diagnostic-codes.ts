@@ -222,6 +222,10 @@ export const DIAGNOSTIC_CODES = {
     'A button payload is free text; it will go through understanding like a typed message.',
     'Use `/SetSlots(...)` for deterministic buttons.',
   ),
+  ENDPOINTS_SECTION_NOT_RUN: w(
+    'endpoints.yml has a section Rasa acts on and Parley reads without acting on it (event broker, tracing, OTLP metrics, model server, MCP servers).',
+    'Remove the section, or see docs/compatibility.md for what Parley does instead.',
+  ),
   // A2A server (endpoints.yml `a2a_server`)
   A2A_CONFIG_INVALID: e(
     'An `a2a_server` setting in endpoints.yml has the wrong type or is out of range.',

@@ -8,6 +8,7 @@ import { actionStepsRule } from './rules/action-steps.js';
 import { buttonsRule } from './rules/buttons.js';
 import { collectStepsRule } from './rules/collect-steps.js';
 import { conditionsRule } from './rules/conditions.js';
+import { endpointsSectionsRule } from './rules/endpoints-sections.js';
 import { configRule } from './rules/config.js';
 import { flowIdentityRule } from './rules/flow-identity.js';
 import { flowReferencesRule } from './rules/flow-references.js';
@@ -21,6 +22,7 @@ import { stepStructureRule } from './rules/step-structure.js';
 
 export const VALIDATION_RULES: readonly ValidationRule[] = [
   configRule,
+  endpointsSectionsRule,
   flowIdentityRule,
   stepStructureRule,
   flowReferencesRule,

@@ -1,0 +1,30 @@
+/** What Parley does with each section of Rasa's endpoints.yml. */
+export type EndpointSupport = 'supported' | 'replaced' | 'warned';
+
+export interface EndpointSection {
+  readonly support: EndpointSupport;
+  readonly note: string;
+}
+
+/**
+ * Rasa's endpoints.yml sections. A `warned` section is read and not acted on: `validate` and the
+ * start-up log say so (ENDPOINTS_SECTION_NOT_RUN) instead of ignoring it silently.
+ */
+export const RASA_ENDPOINT_SECTIONS: Readonly<Record<string, EndpointSection>> = {
+  action_endpoint: {
+    support: 'supported',
+    note: 'action server over HTTP; `actions_module` runs TypeScript actions in process',
+  },
+  tracker_store: { support: 'supported', note: 'memory, SQL (SQLite by default, PostgreSQL)' },
+  lock_store: { support: 'supported', note: 'memory, PostgreSQL advisory locks, Redis' },
+  nlg: { support: 'supported', note: 'an NLG server by `url`; `type: rephrase` is read, not run (warning)' },
+  model_groups: { support: 'supported', note: 'OpenAI-compatible providers (docs/llm.md)' },
+  vector_store: { support: 'replaced', note: 'a local BM25 index of the source folder (docs/knowledge.md)' },
+  interaction_handling: { support: 'supported', note: '`global_silence_timeout`, for voice channels' },
+  a2a_server: { support: 'supported', note: "Parley's A2A server (docs/a2a.md)" },
+  models: { support: 'warned', note: 'models are not pulled from a model server; pass -m or train locally' },
+  event_broker: { support: 'warned', note: 'no event broker: events stay in the tracker store' },
+  tracing: { support: 'warned', note: 'no OpenTelemetry export: structured logs and /metrics instead' },
+  metrics: { support: 'warned', note: 'no OTLP metrics: Prometheus /metrics instead' },
+  mcp_servers: { support: 'warned', note: 'MCP servers are not connected' },
+};

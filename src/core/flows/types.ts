@@ -73,6 +73,8 @@ export interface LinkStep extends StepBase {
 export interface CallStep extends StepBase {
   readonly kind: 'call';
   readonly call: string;
+  /** what Rasa 3.14 calls besides flows: an MCP tool (`mcp_server`) or a sub-agent (`exit_if`) */
+  readonly callee?: 'mcp_tool' | 'agent';
 }
 
 export interface NoopStep extends StepBase {

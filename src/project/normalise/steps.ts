@@ -194,7 +194,7 @@ function buildStep(node: StepNode, next: NextLink, walk: Walk): Step {
     case 'link':
       return { ...base, kind: 'link', link: String(raw['link']) };
     case 'call':
-      return { ...base, kind: 'call', call: String(raw['call']) };
+      return { ...base, kind: 'call', call: String(raw['call']), ...calleeOf(raw) };
     case 'noop':
       return { ...base, kind: 'noop' };
   }
@@ -228,4 +228,9 @@ function slotAssignments(raw: unknown): { name: string; value: unknown }[] {
   return raw
     .filter(isRecord)
     .flatMap((entry) => Object.entries(entry).map(([name, value]) => ({ name, value })));
+}
+
+function calleeOf(raw: Record<string, unknown>): { callee?: 'mcp_tool' | 'agent' } {
+  if (raw['mcp_server'] !== undefined) return { callee: 'mcp_tool' };
+  return raw['exit_if'] !== undefined ? { callee: 'agent' } : {};
 }

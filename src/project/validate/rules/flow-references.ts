@@ -78,11 +78,17 @@ function checkCall(context: RuleContext, flow: Flow, target: string, step: StepO
   if (isPatternId(target)) {
     context.reportStep('CALL_TO_PATTERN', flow, step, `Flow '${flow.id}' calls the pattern '${target}'.`);
   } else if (!context.assistant.flows.has(target)) {
-    context.reportStep(
-      'CALL_UNKNOWN_FLOW',
-      flow,
-      step,
-      `Flow '${flow.id}' calls '${target}', which is no flow.`,
-    );
+    context.reportStep('CALL_UNKNOWN_FLOW', flow, step, unknownCallMessage(flow.id, step));
   }
+}
+
+const CALLEE_NAMES = { mcp_tool: 'the MCP tool', agent: 'the sub-agent' } as const;
+
+// Rasa 3.14 also calls MCP tools and sub-agents; Parley calls flows only, and says so
+function unknownCallMessage(flowId: string, step: StepOf<'call'>): string {
+  if (step.callee === undefined) return `Flow '${flowId}' calls '${step.call}', which is no flow.`;
+  return (
+    `Flow '${flowId}' calls ${CALLEE_NAMES[step.callee]} '${step.call}': Parley calls flows only ` +
+    '(MCP tools and sub-agents are not supported).'
+  );
 }

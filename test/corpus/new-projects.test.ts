@@ -9,12 +9,14 @@
  */
 import { expect } from 'chai';
 import type { Event } from '../../src/core/events/types.js';
-import { flowEvents, slotValues } from '../support/inline-assistant.js';
+import { loadProject } from '../../src/project/load-project.js';
+import { flowEvents, slotValues, startConversation, utterances } from '../support/inline-assistant.js';
 import { describeWithCorpus } from '../support/corpus.js';
 import { actions as calmActions } from './actions/calm-summit-masterclass.js';
 import { actions as lakeraActions } from './actions/lakera-agent-security.js';
 import { describeFailure, runProjectCases } from './new-projects/run.js';
 import type { CaseRun, ProjectRun } from './new-projects/run.js';
+import { corpusPath } from './projects.js';
 
 /** The turns of a conversation: the events from each user message up to the next one. */
 function userTurns(events: readonly Event[]): Event[][] {
@@ -126,6 +128,31 @@ describeWithCorpus('lakera-agent-security: flows driven end to end with payloads
       ['more_car_details', true],
       ['decline_behavior_modification', true],
     ]);
+  });
+
+  it('answers each of the 20 one-step flows with its response; pattern_completed only where not turned off', async () => {
+    const { project } = loadProject({ project: corpusPath('lakera-agent-security') });
+    const oneStep = project.assistant.flows.flows.filter(
+      (flow) => !flow.isDefault && !flow.id.startsWith('pattern_') && flow.steps.length === 1,
+    );
+    expect(oneStep).to.have.length(20);
+    expect(oneStep.filter((flow) => !flow.runPatternCompleted)).to.have.length(17);
+    for (const flow of oneStep) {
+      const [step] = flow.steps;
+      if (step?.kind !== 'action') throw new Error(`${flow.id} is not one action`);
+      const chat = await startConversation(project.assistant);
+      const events = await chat.send(`(a message for ${flow.id})`, [
+        { command: 'start flow', flow: flow.id },
+      ]);
+      expect(utterances(events), flow.id).to.deep.equal([step.action]);
+      const completed = ['flow_started pattern_completed', 'flow_completed pattern_completed'];
+      expect(flowEvents(events), flow.id).to.deep.equal([
+        `flow_started ${flow.id}`,
+        `flow_completed ${flow.id}`,
+        ...(flow.runPatternCompleted ? completed : []),
+      ]);
+      expect(await chat.stack(), flow.id).to.deep.equal([]);
+    }
   });
 
   it('keeps the persisted car price through the link into the loan check and resets the loan term', () => {

@@ -13,6 +13,7 @@ import type { InProcessAction } from '../../../src/actions/custom/in-process.js'
 import type { ActionStub } from '../../../src/actions/custom/stub-source.js';
 import { AgentDriverFactory } from '../../../src/cli/agent-driver.js';
 import { composeAgent } from '../../../src/cli/compose.js';
+import { chooseUnderstanding } from '../../../src/cli/understanding.js';
 import type { TrackerState } from '../../../src/core/events/tracker-state.js';
 import type { Event } from '../../../src/core/events/types.js';
 import { loadProject } from '../../../src/project/load-project.js';
@@ -24,6 +25,7 @@ import type { E2EResult } from '../../../src/testing/e2e-result.js';
 import { CommandOracle, normaliseTestPath, readOracleFile } from '../../../src/testing/oracle.js';
 import { parseE2ETestFile } from '../../../src/testing/parse-e2e.js';
 import { runE2E } from '../../../src/testing/run-e2e.js';
+import type { Environment } from '../../../src/understanding/llm/config.js';
 import { corpusPath } from '../projects.js';
 
 export interface CaseRun {
@@ -71,15 +73,35 @@ class RecordingDriverFactory implements DriverFactory {
   }
 }
 
+/** The project's oracle, its test files named from the project root as the runner names them. */
+export function casesOracle(project: string): CommandOracle {
+  const folder = casesFolder(project);
+  return rebase(readOracleFile(join(folder, 'commands.yml')), folder, corpusPath(project));
+}
+
+export interface RunOptions {
+  /**
+   * understand free text with the project's own command generator, its LLM configured from this
+   * environment (e.g. OPENAI_BASE_URL of a fake server), instead of replaying the oracle's commands
+   */
+  readonly llmEnv?: Environment;
+}
+
 export async function runProjectCases(
   project: string,
   actions: readonly InProcessAction[],
+  options: RunOptions = {},
 ): Promise<ProjectRun> {
   const root = corpusPath(project);
   const folder = casesFolder(project);
   const { project: loaded, diagnostics } = loadProject({ project: root });
   if (diagnostics.hasErrors) throw new Error(`${project} does not load: ${JSON.stringify(diagnostics.all)}`);
-  const oracle = rebase(readOracleFile(join(folder, 'commands.yml')), folder, root);
+  const oracle = casesOracle(project);
+  const understanding = options.llmEnv
+    ? chooseUnderstanding(loaded.assistant, { logger: SILENT_LOGGER, env: options.llmEnv })
+    : undefined;
+  if (understanding && (!understanding.ok || understanding.kind !== 'llm'))
+    throw new Error(`${project}: no LLM command generator from this environment`);
   const files = yamlFilesUnder([join(folder, 'e2e')]).map((path) =>
     parseE2ETestFile({ path, text: readFileSync(path, 'utf8') }),
   );
@@ -93,10 +115,17 @@ export async function runProjectCases(
       projectRoot: root,
       stubs,
       logger: SILENT_LOGGER,
+      ...(understanding?.ok ? { commandGenerator: understanding.generator } : {}),
       extraActionSources: [new InProcessActionSource({ actions, clock: () => Date.now() / 1000 })],
     }),
   );
-  const results = await runE2E({ files, driverFactory: factory, projectRoot: root, oracle });
+  const results = await runE2E({
+    files,
+    driverFactory: factory,
+    projectRoot: root,
+    oracle,
+    replayOracleCommands: understanding === undefined,
+  });
   const cases = new Map<string, CaseRun>();
   for (const { name, agent, conversationId, driver } of factory.started) {
     cases.set(name, { events: driver.transcript(), state: (await agent.load(conversationId)).state });

@@ -28,6 +28,8 @@ import { OpenTurn } from './open-turn.js';
 import type { TurnResult } from './open-turn.js';
 import { needsNewSession } from './session.js';
 
+const ACTION_SESSION_START = 'action_session_start';
+
 export interface AgentOptions {
   readonly assistant: Assistant;
   readonly trackerStore: TrackerStore;
@@ -270,7 +272,7 @@ export class Agent {
         ? needsNewSession(turn.state, this.assistant.domain.sessionConfig, turn.now)
         : session === 'if-new' && turn.state.eventCount === 0;
     if (newSession) {
-      await this.runAction(turn, 'action_session_start', message?.inputChannel);
+      await this.runAction(turn, ACTION_SESSION_START, message?.inputChannel);
     }
     return turn;
   }
@@ -282,6 +284,7 @@ export class Agent {
       if (followup && followup !== ACTION_LISTEN) {
         // An action asked for another one to run next (a restart schedules action_session_start).
         await this.runAction(turn, followup, channel);
+        if (endsPrediction(followup)) return;
         continue;
       }
       const prediction = predictNextAction(turn.state, this.engine(turn.now));
@@ -295,6 +298,7 @@ export class Agent {
         return;
       }
       await this.runAction(turn, prediction.action, channel, metadata);
+      if (endsPrediction(prediction.action)) return;
     }
     this.logger.error(
       { conversationId: turn.conversationId, limit },
@@ -350,6 +354,14 @@ export class Agent {
   private emptyState(conversationId: string): TrackerState {
     return createTrackerState({ senderId: conversationId, initialSlots: this.initialSlots });
   }
+}
+
+/**
+ * Rasa's `should_predict_another_action`: nothing is predicted after action_session_start in the same
+ * turn (its events end with the session's `action_listen`, and the new session's stack is empty).
+ */
+function endsPrediction(action: string): boolean {
+  return action === ACTION_SESSION_START;
 }
 
 function isUnchanged(stored: StoredText, message: { text: string; metadata?: unknown }): boolean {

@@ -40,7 +40,9 @@ function changesFor(state: TrackerState, event: Event): StateChanges {
     case 'restart':
       return restarted(state);
     case 'session_started':
-      return conversationReset(state);
+      // Rasa's SessionStarted applies the tracker's _reset(), which empties the dialogue stack too:
+      // a new session never resumes the flows of the previous one
+      return { ...conversationReset(state), stack: [], stackHistory: new Map() };
     case 'reset_slots':
       return { slots: state.initialSlots, slotFilledBy: {} };
     case 'rewind':
@@ -142,7 +144,7 @@ function recordStack(history: ReadonlyMap<string, Stack>, stack: Stack): Readonl
   return next;
 }
 
-/** What Rasa's tracker `_reset()` clears (used by `session_started` and `restart`). */
+/** What Rasa's tracker `_reset()` clears besides the stack (used by `session_started` and `restart`). */
 function conversationReset(state: TrackerState): StateChanges {
   return {
     slots: state.initialSlots,

@@ -153,8 +153,9 @@ describe('applyEvent (the tracker reducer)', () => {
       expect(state.latestInputChannel).to.equal('rest');
     });
 
-    it('session_started resets like a restart but keeps the stack and schedules nothing', () => {
+    it('session_started resets like a restart, the stack included (Rasa: SessionStarted applies _reset), and schedules nothing', () => {
       const before = busy();
+      expect(before.stack).to.not.deep.equal([]);
       const state = applyEvent(before, simple('session_started'));
       expect(state.slots).to.deep.equal({ amount: null, recipient: null });
       expect(state).to.deep.include({
@@ -163,8 +164,8 @@ describe('applyEvent (the tracker reducer)', () => {
         activeLoop: null,
         followupAction: null,
       });
-      expect(state.stack).to.equal(before.stack);
-      expect(state.stackHistory).to.equal(before.stackHistory);
+      expect(state.stack).to.deep.equal([]);
+      expect(state.stackHistory.size).to.equal(0);
     });
 
     it('reset_slots resets only the slots', () => {

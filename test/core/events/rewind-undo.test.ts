@@ -96,18 +96,18 @@ describe('rewind and undo', () => {
       expect(state.eventCount).to.equal(log.length + 3);
     });
 
-    it('keeps a stack from before a session start when rewinding inside the new session', () => {
+    it('rewinds inside a new session to its empty stack, not to the stack of the session before', () => {
       const events: Event[] = [
         stackEvent([], atAmount),
         action('action_session_start'),
         simple('session_started'),
         action('action_listen'),
         user('hi'),
-        stackEvent(atAmount, atRecipient),
+        stackEvent([], atRecipient),
         simple('rewind'),
       ];
       const state = foldEvents(freshState(), events);
-      expect(state.stack).to.deep.equal(atAmount);
+      expect(state.stack).to.deep.equal([]);
       expect(state.sessionStartIndex).to.equal(1);
     });
 

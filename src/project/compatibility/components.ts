@@ -164,7 +164,7 @@ export const COMPONENTS: readonly ComponentEntry[] = [
   policy(
     'IntentlessPolicy',
     'ignored',
-    'Not run: chitchat is answered by `action_trigger_chitchat`, which cannot produce a free answer.',
+    'Not run: chitchat goes to `action_trigger_chitchat`, which answers with `utter_cannot_handle` instead of a generated reply.',
   ),
   policy('RulePolicy', 'supported', 'On the project’s rules, for sessions routed to the NLU-based side.'),
   policy(

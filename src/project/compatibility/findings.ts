@@ -3,7 +3,7 @@ import type { DiagnosticCode } from '../../core/diagnostic-codes.js';
 import type { SourceRef } from '../../core/errors.js';
 import type { LoadedProject } from '../load-project.js';
 import type { Section } from '../load/read-project.js';
-import { positionOf } from '../load/yaml-file.js';
+import { lazyPositionOf, positionOf } from '../load/yaml-file.js';
 import { componentEntry, OPTIONS_NOT_READ } from './components.js';
 import type { ComponentEntry, ComponentKind } from './components.js';
 import { rephraserFinding } from './rephraser.js';
@@ -66,7 +66,7 @@ function listedIn(config: Section, key: 'pipeline' | 'policies', kind: Component
     const options = item as Record<string, unknown>;
     const name = options['name'];
     if (typeof name !== 'string') return [];
-    const where = positionOf(config.file, [key, index, 'name']);
+    const where = lazyPositionOf(config.file, [key, index, 'name']);
     return [{ name, kind, where, options, path: [key, index] }];
   });
   return unique(listed);

@@ -1,6 +1,7 @@
 import { InvalidArgumentError, Option } from 'commander';
 import type { Command } from 'commander';
 import { checkRasaVersion } from '../core/patterns/rasa-versions.js';
+import { LEVEL_NAMES, logLevelOf as pinoLevelOf } from './logger.js';
 
 /** `--rasa-version`: only the versions Parley knows; anything else is a usage error that lists them. */
 export function rasaVersionOption(description: string): Option {
@@ -20,15 +21,20 @@ export interface LoggingFlags {
 }
 
 /**
- * Rasa's logging flags: `-v/--verbose` (info), `-vv`/`--debug` (debug), `--quiet` (warning), on every
- * command that logs. `quiet` replaces the quiet flag where it does more (`parley test e2e -q` also prints
- * only the report).
+ * `--log-level` (Rasa's and pino's level names, any case) and Rasa's logging flags: `-v/--verbose`
+ * (info), `-vv`/`--debug` (debug), `--quiet` (warning), on every command that logs. `quiet` replaces
+ * the quiet flag where it does more (`parley test e2e -q` also prints only the report).
  */
 export function addLoggingOptions(
   command: Command,
   quiet: { readonly flags: string; readonly description: string } = QUIET,
 ): Command {
   return command
+    .addOption(
+      new Option('--log-level <level>', 'level of the JSON logs on stderr (default: LOG_LEVEL)').argParser(
+        knownLevel,
+      ),
+    )
     .option(
       '-v, --verbose',
       'log at info level (-vv: debug)',
@@ -37,6 +43,13 @@ export function addLoggingOptions(
     )
     .option('--debug', 'log at debug level (as -vv)')
     .option(quiet.flags, quiet.description);
+}
+
+function knownLevel(value: string): string {
+  if (pinoLevelOf(value) !== undefined) return value;
+  throw new InvalidArgumentError(
+    `'${value}' is not a log level; use one of ${LEVEL_NAMES.join(', ')} (any case).`,
+  );
 }
 
 const QUIET = { flags: '--quiet', description: 'log warnings and errors only' };

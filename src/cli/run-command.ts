@@ -59,7 +59,6 @@ export function runCommand(io: CliIo, signals: NodeJS.EventEmitter = process): C
     .option('--ssl-keyfile <file>', 'TLS private key')
     .option('--ssl-ca-file <file>', 'TLS CA bundle')
     .option('--ssl-password <password>', 'passphrase of the TLS key')
-    .addOption(new Option('--log-level <level>', 'log level').choices(['debug', 'info', 'warn', 'error']))
     .addOption(rasaVersionOption('reproduce the default pattern behaviour of this Rasa version'))
     .option(
       '--metrics-without-auth',

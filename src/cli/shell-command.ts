@@ -17,7 +17,6 @@ export function shellCommand(io: CliIo): Command {
         'from the current project files, else one trained first',
     )
     .option('--conversation-id <id>', 'continue this stored conversation (default: a new id)')
-    .option('--log-level <level>', 'level of the JSON logs on stderr (default: LOG_LEVEL, else warn)')
     .addOption(rasaVersionOption('reproduce the default pattern behaviour of this Rasa version'));
   return addProjectOptions(addLoggingOptions(shell)).action(async (flags: ShellFlags) => {
     // loaded on use, so that the other commands start without the engine

@@ -129,9 +129,9 @@ describe('CLI habits from Rasa', function () {
   describe('-v, -vv/--debug and --quiet', () => {
     const levelOf = (argv: string[]): string | undefined => {
       let level: string | undefined = 'unset';
-      const command = addLoggingOptions(new Command('x').exitOverride())
-        .option('--log-level <level>')
-        .action((flags: LoggingFlags) => void (level = requestedLogLevel(flags)));
+      const command = addLoggingOptions(new Command('x').exitOverride()).action(
+        (flags: LoggingFlags) => void (level = requestedLogLevel(flags)),
+      );
       command.parse(['node', 'x', ...argv]);
       return level;
     };
@@ -145,6 +145,15 @@ describe('CLI habits from Rasa', function () {
       expect(levelOf(['--quiet'])).to.equal('warn');
       expect(levelOf(['--quiet', '-v'])).to.equal('info');
       expect(levelOf(['-vv', '--log-level', 'error'])).to.equal('error');
+      expect(levelOf(['--log-level', 'WARNING'])).to.equal('WARNING');
+    });
+
+    it('refuse a --log-level that names no level, listing the names', async () => {
+      for (const command of [['run'], ['shell'], ['test', 'e2e']]) {
+        const run = await runCli([...command, '--log-level', 'loud']);
+        expect(run.code, command.join(' ')).to.equal(2);
+        expect(run.stderr).to.contain("'loud' is not a log level").and.contain('warning, error, critical');
+      }
     });
 
     it('are taken by every command that logs', () => {
@@ -160,7 +169,7 @@ describe('CLI habits from Rasa', function () {
         );
       for (const path of [['run'], ['shell'], ['test', 'e2e']]) {
         const flags = find(path)?.options.map((option) => option.long);
-        expect(flags, path.join(' ')).to.include.members(['--verbose', '--debug', '--quiet']);
+        expect(flags, path.join(' ')).to.include.members(['--log-level', '--verbose', '--debug', '--quiet']);
       }
     });
   });

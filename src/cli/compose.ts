@@ -70,7 +70,7 @@ export async function composeAgent(options: ComposeOptions): Promise<Agent> {
     });
     sources.push(new ActionServerSource({ client }));
   }
-  const responses = responseSourceFor(options.assistant, options.logger);
+  const responses = responseSourceFor(options.assistant);
   const runner = new DefaultActionRunner({
     assistant: options.assistant,
     customActions: sources,
@@ -94,13 +94,13 @@ export async function composeAgent(options: ComposeOptions): Promise<Agent> {
 }
 
 /** An NLG server when endpoints.yml names one; undefined: the domain's templates. */
-function responseSourceFor(assistant: Assistant, logger: Logger | undefined): ResponseSource | undefined {
+function responseSourceFor(assistant: Assistant): ResponseSource | undefined {
   const nlg = parseNlgEndpoint(assistant.endpoints['nlg']);
   switch (nlg.kind) {
     case 'none':
       return undefined;
     case 'unsupported':
-      logger?.warn({ section: 'nlg' }, nlg.warning);
+      // the rephraser or a custom NLG class: said once, by validate and at start-up (NLG_REPHRASER_NOT_RUN)
       return undefined;
     case 'invalid':
       throw new AppError({

@@ -16,6 +16,9 @@ const LEVELS: Readonly<Record<string, string>> = {
   silent: 'silent',
 };
 
+/** The level names a user may give (Rasa's and pino's). */
+export const LEVEL_NAMES: readonly string[] = Object.keys(LEVELS);
+
 /** The pino level for a user's level name, any case; undefined for an unknown name. */
 export function logLevelOf(name: string): string | undefined {
   return LEVELS[name.trim().toLowerCase()];

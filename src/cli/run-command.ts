@@ -5,11 +5,13 @@ import type { ApiAuthConfig } from '../server/auth.js';
 import type { TlsFiles } from '../server/http-server.js';
 import type { Logger } from '../runtime/logger.js';
 import type { CliIo } from './io.js';
+import { addLoggingOptions, rasaVersionOption, requestedLogLevel } from './common-options.js';
+import type { LoggingFlags } from './common-options.js';
 import { createLogger } from './logger.js';
 import { toLocation } from './project-options.js';
 import type { ProjectFlags } from './project-options.js';
 
-export interface RunFlags extends ProjectFlags {
+export interface RunFlags extends ProjectFlags, LoggingFlags {
   readonly port: string;
   readonly interface: string;
   readonly enableApi?: boolean;
@@ -24,14 +26,13 @@ export interface RunFlags extends ProjectFlags {
   readonly sslKeyfile?: string;
   readonly sslCaFile?: string;
   readonly sslPassword?: string;
-  readonly logLevel?: string;
   readonly rasaVersion?: string;
   readonly metricsWithoutAuth?: boolean;
 }
 
 /** `parley run`: serves the assistant (channels, HTTP API, A2A) on one port, with Rasa's flags. */
 export function runCommand(io: CliIo, signals: NodeJS.EventEmitter = process): Command {
-  return new Command('run')
+  const command = new Command('run')
     .description('serve the assistant: channels, the HTTP API and A2A on one port')
     .option('--project <dir>', 'the assistant folder', '.')
     .option('-d, --domain <path>', 'domain file or folder')
@@ -58,21 +59,20 @@ export function runCommand(io: CliIo, signals: NodeJS.EventEmitter = process): C
     .option('--ssl-keyfile <file>', 'TLS private key')
     .option('--ssl-ca-file <file>', 'TLS CA bundle')
     .option('--ssl-password <password>', 'passphrase of the TLS key')
-    .addOption(new Option('--log-level <level>', 'log level').choices(['debug', 'info', 'warn', 'error']))
-    .option('--rasa-version <version>', 'reproduce the default pattern behaviour of this Rasa version')
+    .addOption(rasaVersionOption('reproduce the default pattern behaviour of this Rasa version'))
     .option(
       '--metrics-without-auth',
       'serve /metrics without the HTTP API auth (for a scraper on a private network)',
-    )
-    .action(async (flags: RunFlags) => {
-      io.setExitCode(await runServer(io, flags, signals));
-    });
+    );
+  return addLoggingOptions(command).action(async (flags: RunFlags) => {
+    io.setExitCode(await runServer(io, flags, signals));
+  });
 }
 
 async function runServer(io: CliIo, flags: RunFlags, signals: NodeJS.EventEmitter): Promise<number> {
   const port = Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
-    io.stderr(`parley run: --port must be a port number, not '${flags.port}'.\n`);
+    io.stderr(`parley run: ${portProblem(flags.port)}\n`);
     return 2;
   }
   const tls = tlsFiles(flags);
@@ -80,7 +80,8 @@ async function runServer(io: CliIo, flags: RunFlags, signals: NodeJS.EventEmitte
     io.stderr(`parley run: ${tls}\n`);
     return 2;
   }
-  const logger = createLogger({ defaultLevel: 'info', ...(flags.logLevel ? { level: flags.logLevel } : {}) });
+  const level = requestedLogLevel(flags);
+  const logger = createLogger({ defaultLevel: 'info', ...(level ? { level } : {}) });
   // every request path catches its own failures; should one slip through, it is a bug to report, not a
   // reason for one caller to take the server down for every other caller
   const onUnhandled = (reason: unknown) => {
@@ -141,6 +142,18 @@ async function serveUntilStopped(
   });
   io.stdout('Parley server stopped.\n');
   return 0;
+}
+
+/**
+ * `-p` is the port, as in `rasa run -p 5005`; a value that is no port number is most likely a project
+ * folder typed as in `parley validate -p <dir>`, so the message points at `--project`.
+ */
+function portProblem(value: string): string {
+  const looksLikeNumber = /^\s*-?\d+(\.\d*)?\s*$/.test(value);
+  return looksLikeNumber
+    ? `-p/--port must be a port number from 0 to 65535, not '${value}'.`
+    : `-p/--port must be a port number, not '${value}'. -p is the port, as in Rasa; for the assistant ` +
+        `folder use --project (parley run --project ${value}).`;
 }
 
 /** The HTTP API's auth flags (or AUTH_TOKEN, JWT_SECRET, JWT_METHOD, JWT_PRIVATE_KEY); empty ones are unset. */

@@ -1,5 +1,8 @@
 import { join } from 'node:path';
 import { AppError } from '../core/errors.js';
+import type { Diagnostic } from '../core/errors.js';
+import { loadProject } from '../project/load-project.js';
+import type { LoadedProject, LoadResult } from '../project/load-project.js';
 import type { ProjectLocation } from '../project/load/discover.js';
 import { ClassifierError } from '../understanding/nlu/classifier/errors.js';
 import { EntityError } from '../understanding/nlu/entities/errors.js';
@@ -18,6 +21,12 @@ export interface TrainRunOptions {
   readonly rasaVersion?: string;
   /** train even when a model of the same inputs exists */
   readonly force: boolean;
+  /**
+   * `errors` (default): validate and refuse on errors; `fail-on-warnings`: on warnings too
+   * (`--fail-on-validation-warnings`); `skip`: only load (`--skip-validation`), refusing only files that
+   * cannot be loaded
+   */
+  readonly validation?: 'errors' | 'fail-on-warnings' | 'skip';
 }
 
 /**
@@ -26,17 +35,9 @@ export interface TrainRunOptions {
  * is there afterwards, 1 when the project or its training data is at fault.
  */
 export async function runTrain(io: CliIo, options: TrainRunOptions): Promise<number> {
-  // Loaded on use, as `parley validate` does, so that other commands do not pay for the validator.
-  const { validateProject } = await import('../project/validate/index.js');
-  const { project, diagnostics, hasErrors } = validateProject(
-    options.location,
-    options.rasaVersion ? { rasaVersion: options.rasaVersion } : {},
-  );
-  if (diagnostics.length > 0) io.stderr(formatDiagnosticsText(diagnostics));
-  if (hasErrors) {
-    io.stderr('parley: the project has errors; nothing was trained.\n');
-    return 1;
-  }
+  const checked = await checkProject(io, options);
+  if (!checked) return 1;
+  const { project } = checked;
   const out = options.out ?? join(project.files.root, 'models');
   const fingerprint = fingerprintProject(project.files, {
     parleyVersion: PARLEY_VERSION,
@@ -57,7 +58,6 @@ export async function runTrain(io: CliIo, options: TrainRunOptions): Promise<num
       ...(options.fixedName ? { fixedName: options.fixedName } : {}),
     });
     progress.finish();
-    for (const note of trained.metadata.notes) io.stderr(`Note: ${note}\n`);
     io.stderr(
       trained.metadata.understanding === 'nlu'
         ? `Trained the NLU pipeline in ${trained.metadata.trainingSeconds.toFixed(1)} s.\n`
@@ -72,4 +72,40 @@ export async function runTrain(io: CliIo, options: TrainRunOptions): Promise<num
     io.stderr(`parley: training failed: ${error.message}\n`);
     return 1;
   }
+}
+
+/** The project, loaded and (unless skipped) validated, its diagnostics printed; undefined: refused. */
+async function checkProject(
+  io: CliIo,
+  options: TrainRunOptions,
+): Promise<{ project: LoadedProject } | undefined> {
+  const loadOptions = options.rasaVersion ? { rasaVersion: options.rasaVersion } : {};
+  const mode = options.validation ?? 'errors';
+  // Loaded on use, as `parley validate` does, so that other commands do not pay for the validator.
+  const { project, diagnostics, hasErrors } =
+    mode === 'skip'
+      ? loaded(loadProject(options.location, loadOptions))
+      : (await import('../project/validate/index.js')).validateProject(options.location, loadOptions);
+  if (diagnostics.length > 0) io.stderr(formatDiagnosticsText(diagnostics));
+  if (hasErrors) {
+    io.stderr('parley: the project has errors; nothing was trained.\n');
+    return undefined;
+  }
+  if (mode === 'fail-on-warnings' && diagnostics.some((item) => item.severity === 'warning')) {
+    io.stderr('parley: the project has warnings (--fail-on-validation-warnings); nothing was trained.\n');
+    return undefined;
+  }
+  return { project };
+}
+
+function loaded(result: LoadResult): {
+  project: LoadedProject;
+  diagnostics: readonly Diagnostic[];
+  hasErrors: boolean;
+} {
+  return {
+    project: result.project,
+    diagnostics: result.diagnostics.all,
+    hasErrors: result.diagnostics.hasErrors,
+  };
 }

@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import type { CliIo } from './io.js';
+import { addLoggingOptions, rasaVersionOption } from './common-options.js';
 import { addProjectOptions } from './project-options.js';
 import type { ShellFlags } from './shell/run-shell.js';
 
@@ -16,9 +17,8 @@ export function shellCommand(io: CliIo): Command {
         'from the current project files, else one trained first',
     )
     .option('--conversation-id <id>', 'continue this stored conversation (default: a new id)')
-    .option('--log-level <level>', 'level of the JSON logs on stderr (default: LOG_LEVEL, else warn)')
-    .option('--rasa-version <version>', 'reproduce the default pattern behaviour of this Rasa version');
-  return addProjectOptions(shell).action(async (flags: ShellFlags) => {
+    .addOption(rasaVersionOption('reproduce the default pattern behaviour of this Rasa version'));
+  return addProjectOptions(addLoggingOptions(shell)).action(async (flags: ShellFlags) => {
     // loaded on use, so that the other commands start without the engine
     const { runShell } = await import('./shell/run-shell.js');
     io.setExitCode(await runShell(io, flags));

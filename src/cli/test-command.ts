@@ -1,17 +1,19 @@
 import { Command } from 'commander';
 import { resolve } from 'node:path';
+import { addLoggingOptions, rasaVersionOption, requestedLogLevel } from './common-options.js';
+import type { LoggingFlags } from './common-options.js';
 import type { CliIo } from './io.js';
+import { createLogger } from './logger.js';
 import { addProjectOptions, toLocation } from './project-options.js';
 import type { ProjectFlags } from './project-options.js';
 
-interface TestFlags extends ProjectFlags {
+interface TestFlags extends ProjectFlags, LoggingFlags {
   readonly commandOracle?: string;
   readonly actions?: string;
   readonly rasaVersion?: string;
   readonly e2eResults?: boolean | string;
   readonly failFast?: boolean;
   readonly deterministicOnly?: boolean;
-  readonly quiet?: boolean;
   readonly model?: string;
 }
 
@@ -32,21 +34,25 @@ export function testCommand(io: CliIo): Command {
       '--actions <module>',
       'a module or folder of in-process actions to use instead of the assistant’s actions/',
     )
-    .option('--rasa-version <version>', 'reproduce the default pattern behaviour of this Rasa version')
+    .addOption(rasaVersionOption('reproduce the default pattern behaviour of this Rasa version'))
     .option(
       '-o, --e2e-results [dir]',
       'write e2e_results_passed.yml / e2e_results_failed.yml (default: tests/)',
     )
     .option('--fail-fast', 'stop after the first failing test case')
     .option('--deterministic-only', 'with an oracle: skip the test cases it marks as needing an LLM')
-    .option('-q, --quiet', 'print only the report')
     .option(
       '-m, --model <path>',
       'model archive, or folder of archives (newest); default: the newest model in models/ trained ' +
         'from the current project files, else one trained first',
     );
+  addLoggingOptions(e2e, {
+    flags: '-q, --quiet',
+    description: 'print only the report, and log warnings and errors only',
+  });
   addProjectOptions(e2e).action(async (paths: string[], flags: TestFlags) => {
     const { runTestE2E } = await import('./run-test-e2e.js');
+    const level = requestedLogLevel(flags);
     const code = await runTestE2E(io, {
       location: toLocation(flags),
       projectRoot: resolve(flags.project),
@@ -63,6 +69,7 @@ export function testCommand(io: CliIo): Command {
       failFast: flags.failFast ?? false,
       deterministicOnly: flags.deterministicOnly ?? false,
       quiet: flags.quiet ?? false,
+      logger: createLogger(level ? { level } : {}),
       model: flags.model !== undefined ? { path: flags.model } : {},
     });
     io.setExitCode(code);

@@ -1,4 +1,5 @@
 import { Command } from 'commander';
+import { rasaVersionOption } from './common-options.js';
 import type { CliIo } from './io.js';
 import { addProjectOptions, toLocation } from './project-options.js';
 import type { ProjectFlags } from './project-options.js';
@@ -8,6 +9,8 @@ interface TrainFlags extends ProjectFlags {
   readonly fixedModelName?: string;
   readonly force?: boolean;
   readonly rasaVersion?: string;
+  readonly skipValidation?: boolean;
+  readonly failOnValidationWarnings?: boolean;
 }
 
 /** `parley train`: Rasa's flags; builds a model archive under models/ unless nothing changed. */
@@ -23,7 +26,12 @@ export function trainCommand(io: CliIo): Command {
       'name the archive <name>.tar.gz instead of <timestamp>-<fingerprint>',
     )
     .option('--force', 'train even when a model of the same project files exists')
-    .option('--rasa-version <version>', 'compile in the default pattern behaviour of this Rasa version');
+    .addOption(rasaVersionOption('compile in the default pattern behaviour of this Rasa version'))
+    .option(
+      '--skip-validation',
+      'skip the validation rules before training (files that do not load still stop it)',
+    )
+    .option('--fail-on-validation-warnings', 'refuse to train when validation has warnings too');
   addProjectOptions(command).action(async (flags: TrainFlags) => {
     const { runTrain } = await import('./run-train.js');
     const code = await runTrain(io, {
@@ -32,6 +40,11 @@ export function trainCommand(io: CliIo): Command {
       ...(flags.fixedModelName ? { fixedName: flags.fixedModelName } : {}),
       ...(flags.rasaVersion ? { rasaVersion: flags.rasaVersion } : {}),
       force: flags.force ?? false,
+      validation: flags.skipValidation
+        ? 'skip'
+        : flags.failOnValidationWarnings
+          ? 'fail-on-warnings'
+          : 'errors',
     });
     io.setExitCode(code);
   });

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Assistant } from '../core/assistant.js';
+import { componentNotes } from '../project/compatibility/findings.js';
 import type { LoadedProject } from '../project/load-project.js';
 import { LLM_GENERATORS } from '../understanding/llm/config.js';
 import { trainNlu } from '../understanding/nlu/pipeline.js';
@@ -55,7 +56,8 @@ export function trainModel(options: TrainModelOptions): TrainedModel {
     rasaVersion: assistant.config.rasaVersion ?? null,
     understanding,
     trainingSeconds: Math.round(performance.now() - started) / 1000,
-    notes: training?.notes ?? [],
+    // what the table of src/project/compatibility says Parley runs in place of (or not at all)
+    notes: componentNotes(assistant.config),
   };
   const archive = {
     metadata,

@@ -1,4 +1,5 @@
 import { Command, Option } from 'commander';
+import { rasaVersionOption } from './common-options.js';
 import { formatDiagnosticsJson, formatDiagnosticsText } from './format-diagnostics.js';
 import { addProjectOptions, toLocation } from './project-options.js';
 import type { ProjectFlags } from './project-options.js';
@@ -6,23 +7,34 @@ import type { CliIo } from './io.js';
 
 interface ValidateFlags extends ProjectFlags {
   readonly format: 'text' | 'json';
+  readonly failOnWarnings?: boolean;
+  readonly rasaVersion?: string;
 }
 
-/** `parley data validate`: every diagnostic at once; exit 1 when there is an error, 0 otherwise. */
+/**
+ * `parley data validate`: every diagnostic at once; exit 1 when there is an error (or, with
+ * `--fail-on-warnings` as in Rasa, a warning), 0 otherwise.
+ */
 export function validateCommand(io: CliIo, name = 'validate'): Command {
   const command = new Command(name)
     .description('check the assistant for errors (flows, domain, conditions, responses, config)')
-    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'));
+    .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
+    .option('--fail-on-warnings', 'exit 1 when there are warnings too')
+    .addOption(rasaVersionOption('validate with the default patterns of this Rasa version'));
   addProjectOptions(command).action(async (flags: ValidateFlags) => {
     // Loaded on use so that `parley --help` and other commands do not pay for the validator.
     const { validateProject } = await import('../project/validate/index.js');
-    const result = validateProject(toLocation(flags));
+    const result = validateProject(
+      toLocation(flags),
+      flags.rasaVersion ? { rasaVersion: flags.rasaVersion } : {},
+    );
     const output =
       flags.format === 'json'
         ? formatDiagnosticsJson(result.diagnostics)
         : formatDiagnosticsText(result.diagnostics);
     io.stdout(output);
-    io.setExitCode(result.hasErrors ? 1 : 0);
+    const warned = result.diagnostics.some((item) => item.severity === 'warning');
+    io.setExitCode(result.hasErrors || (flags.failOnWarnings === true && warned) ? 1 : 0);
   });
   return command;
 }

@@ -25,6 +25,10 @@ export const DIAGNOSTIC_CODES = {
     'A `${VAR}` reference names an environment variable that is not set.',
     'Set the environment variable, or quote the value if the `$` is meant literally.',
   ),
+  ENV_VAR_QUOTED: w(
+    'A quoted `"${VAR}"` in endpoints.yml or credentials.yml is not interpolated (Rasa expands only unquoted values); the text is used as written.',
+    'Write the value unquoted, `key: ${VAR}`; to keep a literal `${`, leave it quoted and ignore this warning.',
+  ),
   // Schemas, one per file kind
   DOMAIN_SCHEMA: e('A domain file does not match the domain format.', 'See the Rasa domain reference.'),
   FLOWS_SCHEMA: e('A flows file does not match the flows format.', 'See the Rasa flows reference.'),
@@ -51,6 +55,35 @@ export const DIAGNOSTIC_CODES = {
   CONFIG_ASSISTANT_ID_MISSING: w(
     'config.yml has no assistant_id, or still has the placeholder value.',
     'Set a unique assistant_id in config.yml.',
+  ),
+  RASA_VERSION_UNKNOWN: e(
+    '`parley.rasa_version` in config.yml names a Rasa version whose behaviour Parley does not know.',
+    'Use one of the versions listed in the message (3.7 onward), quoted: `rasa_version: "3.13"`.',
+  ),
+  // What Parley does not run (the table of src/project/compatibility/components.ts)
+  CONFIG_COMPONENT_REPLACED: w(
+    'A pipeline component or policy of config.yml is not run; Parley runs its own equivalent in its place.',
+    'Nothing to change: the message says what runs instead (src/project/compatibility/components.ts lists every component).',
+  ),
+  CONFIG_COMPONENT_IGNORED: w(
+    'A pipeline component or policy of config.yml is not run, and nothing runs in its place.',
+    'Remove it from config.yml if you do not rely on it; the message says what differs from Rasa.',
+  ),
+  CONFIG_COMPONENT_UNKNOWN: w(
+    'A pipeline component or policy of config.yml is neither a Rasa component Parley knows nor one it can load (a custom `module.Class`); it is not run.',
+    'Check the name; custom Python components cannot run in Parley.',
+  ),
+  CONFIG_COMPONENT_UNSUPPORTED: e(
+    'A pipeline component or policy of config.yml is one Parley refuses to run.',
+    'Replace it with the component the message names.',
+  ),
+  CONFIG_CUSTOM_PROMPT: w(
+    'A custom prompt template (`prompt_template` or `prompt`) is not used; Parley uses its own prompt.',
+    'Nothing to change; remove the key if you do not rely on the custom prompt.',
+  ),
+  NLG_REPHRASER_NOT_RUN: w(
+    'endpoints.yml configures the response rephraser (`nlg: type: rephrase`) or another NLG class; Parley does not run it and sends responses as written in the domain.',
+    'Write the responses as they should be said, or serve them from an NLG server (`nlg: url: ...`).',
   ),
   DOMAIN_MISSING: e('No domain was found.', 'Add a domain.yml file or a domain/ folder.'),
   DOMAIN_DUPLICATE: w(

@@ -1,17 +1,19 @@
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { CliIo } from '../io.js';
+import { requestedLogLevel } from '../common-options.js';
+import type { LoggingFlags } from '../common-options.js';
 import { createLogger } from '../logger.js';
 import { toLocation } from '../project-options.js';
 import type { ProjectFlags } from '../project-options.js';
 import { openAssistant } from './open-assistant.js';
 import { STOP_COMMAND, ShellSession } from './session.js';
 
-export interface ShellFlags extends ProjectFlags {
+export interface ShellFlags extends ProjectFlags, LoggingFlags {
   readonly model?: string;
   readonly conversationId?: string;
-  readonly logLevel?: string;
   readonly rasaVersion?: string;
 }
 
@@ -20,7 +22,15 @@ const PROMPT = 'Your input -> ';
 
 /** Opens the assistant and talks to it until the input ends; the exit code (1: it could not start). */
 export async function runShell(io: CliIo, flags: ShellFlags): Promise<number> {
-  const logger = createLogger(flags.logLevel ? { level: flags.logLevel } : {});
+  if (/^\d+$/.test(flags.project) && !existsSync(flags.project)) {
+    io.stderr(
+      `parley shell: there is no assistant folder '${flags.project}'. Here -p is --project: the shell ` +
+        'runs in the terminal and serves no port (in Rasa, `rasa shell -p` is the port of its server).\n',
+    );
+    return 2;
+  }
+  const level = requestedLogLevel(flags);
+  const logger = createLogger(level ? { level } : {});
   const opened = await openAssistant(io, {
     location: toLocation(flags),
     projectRoot: resolve(flags.project),

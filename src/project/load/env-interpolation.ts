@@ -7,7 +7,7 @@ export type Environment = Readonly<Record<string, string | undefined>>;
 
 // Rasa registers this pattern as an implicit YAML resolver, so only plain (unquoted) scalars that contain
 // `${...}` are expanded; quoted text such as a response "A payment of ${amount}" stays as written.
-const ENV_REFERENCE = /^(.*)\$\{(.*)\}(.*)$/s;
+export const ENV_REFERENCE = /^(.*)\$\{(.*)\}(.*)$/s;
 
 /**
  * Expands `${VAR}` and `$VAR` in plain scalars like Python's os.path.expandvars, and reports a scalar that

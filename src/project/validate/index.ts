@@ -7,14 +7,17 @@ import type { ValidationRule } from './rule.js';
 import { actionStepsRule } from './rules/action-steps.js';
 import { buttonsRule } from './rules/buttons.js';
 import { collectStepsRule } from './rules/collect-steps.js';
+import { compatibilityRule } from './rules/compatibility.js';
 import { conditionsRule } from './rules/conditions.js';
 import { endpointsSectionsRule } from './rules/endpoints-sections.js';
 import { configRule } from './rules/config.js';
+import { envReferencesRule } from './rules/env-references.js';
 import { flowIdentityRule } from './rules/flow-identity.js';
 import { flowReferencesRule } from './rules/flow-references.js';
 import { nluDataRule } from './rules/nlu-data.js';
 import { nluTriggersRule } from './rules/nlu-triggers.js';
 import { persistedSlotsRule } from './rules/persisted-slots.js';
+import { rasaVersionRule } from './rules/rasa-version.js';
 import { responsesRule } from './rules/responses.js';
 import { setSlotsStepsRule } from './rules/set-slots-steps.js';
 import { slotsRule } from './rules/slots.js';
@@ -36,6 +39,9 @@ export const VALIDATION_RULES: readonly ValidationRule[] = [
   responsesRule,
   buttonsRule,
   nluDataRule,
+  rasaVersionRule,
+  compatibilityRule,
+  envReferencesRule,
 ];
 
 export interface ValidationResult {

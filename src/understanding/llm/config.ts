@@ -90,9 +90,8 @@ function generatorConfig(
   env: Environment,
 ): LlmGeneratorConfig {
   const name = component.name as LlmGeneratorName;
+  // a custom prompt_template is said once, by validate and at start-up (CONFIG_CUSTOM_PROMPT)
   const warnings: string[] = [];
-  if (component.options['prompt_template'] !== undefined)
-    warnings.push(`${name}: prompt_template is ignored; Parley uses its own prompt.`);
   const { model, group } = modelSettings(name, component.options, endpoints, warnings);
   return {
     component: name,

@@ -1,5 +1,5 @@
 import { load, CORE_SCHEMA } from 'js-yaml';
-import type { Assistant, ComponentConfig } from '../../core/assistant.js';
+import type { Assistant } from '../../core/assistant.js';
 import type { IntentExamples, NluData } from '../../core/domain/nlu-data.js';
 import { nluDataFromDocument } from '../../core/domain/nlu-examples.js';
 import type { IntentClassifier } from './classifier/classifier.js';
@@ -15,11 +15,6 @@ import { repairTrainingDataText } from './repair-intents.js';
 export interface TrainedNlu {
   readonly classifier: IntentClassifier;
   readonly entities: EntityModel;
-}
-
-/** A freshly trained pipeline, with what training has to say about the project's config (for the user). */
-export interface NluTraining extends TrainedNlu {
-  readonly notes: readonly string[];
 }
 
 export interface TrainNluOptions {
@@ -60,7 +55,7 @@ export function nluTrainingData(assistant: Assistant): NluData {
  * featurizers, classifier, fallback threshold); a pipeline that names no NLU component gets Parley's
  * default one. The same project and seed always give the same model.
  */
-export function trainNlu(assistant: Assistant, options: TrainNluOptions = {}): NluTraining {
+export function trainNlu(assistant: Assistant, options: TrainNluOptions = {}): TrainedNlu {
   const data = nluTrainingData(assistant);
   const examples = data.intents.flatMap((entry) =>
     entry.examples.map((example) => ({ text: example.text, intent: entry.intent })),
@@ -71,17 +66,7 @@ export function trainNlu(assistant: Assistant, options: TrainNluOptions = {}): N
   const classifier = trainIntentClassifier(examples, settings, onProgress);
   onProgress({ phase: 'entities', step: 1, steps: 1 });
   const entities = trainEntityExtractors(data, seed);
-  return { classifier, entities, notes: pipelineNotes(assistant.config.pipeline) };
-}
-
-/** What the user should know about components Parley accepts but does not run as Rasa would. */
-export function pipelineNotes(pipeline: readonly ComponentConfig[]): string[] {
-  if (!pipeline.some((component) => component.name === 'DIETClassifier')) return [];
-  return [
-    'DIETClassifier: Parley does not run DIET; it trains its own intent classifier in its place ' +
-      '(TF-IDF word and character n-grams, a calibrated ensemble of logistic regression and small MLPs). ' +
-      "Only its random_seed option is read; entities come from Parley's entity extractors.",
-  ];
+  return { classifier, entities };
 }
 
 /** The trained pipeline as the command generator reads it; dates are read relative to `today`. */

@@ -1,0 +1,33 @@
+/**
+ * The Rasa versions whose default behaviour Parley knows how to reproduce (`--rasa-version`,
+ * `parley.rasa_version`): Rasa Pro 3.7, the first CALM release, through the newest. A version's
+ * differences from the newest are the overlays in versions/ (see docs/patterns.md §6).
+ */
+export const KNOWN_RASA_VERSIONS: readonly string[] = [
+  '3.7',
+  '3.8',
+  '3.9',
+  '3.10',
+  '3.11',
+  '3.12',
+  '3.13',
+  '3.14',
+  '3.15',
+  '3.16',
+  '3.17',
+];
+
+export type RasaVersionCheck =
+  { readonly ok: true; readonly version: string } | { readonly ok: false; readonly message: string };
+
+/** A known `major.minor` or `major.minor.patch` (e.g. "3.13" or "3.13.9"), else why not. */
+export function checkRasaVersion(text: string): RasaVersionCheck {
+  const version = text.trim();
+  const match = /^(\d+\.\d+)(\.\d+)?$/.exec(version);
+  if (match?.[1] !== undefined && KNOWN_RASA_VERSIONS.includes(match[1])) return { ok: true, version };
+  const hint = version === '3.1' ? ' (an unquoted 3.10 in YAML is the number 3.1: quote it, "3.10")' : '';
+  return {
+    ok: false,
+    message: `'${version}' is not a Rasa version Parley knows${hint}; known versions: ${KNOWN_RASA_VERSIONS.join(', ')} (a patch release such as 3.13.9 is also accepted).`,
+  };
+}

@@ -1,0 +1,82 @@
+import { expect } from 'chai';
+import { rmSync } from 'node:fs';
+import { startServer } from '../../src/cli/serve.js';
+import { MemoryLockStore } from '../../src/stores/memory-lock-store.js';
+import { MemoryTrackerStore } from '../../src/stores/memory-tracker-store.js';
+import { writeInlineProject } from '../support/inline-project.js';
+import { recordingLogger } from '../support/recording-logger.js';
+
+describe('parley run says at start-up what it does not run', function () {
+  this.timeout(60_000);
+
+  it('logs one structured warning per cause, with the code validate gives it', async () => {
+    const root = writeInlineProject({
+      domain: `
+        version: "3.1"
+        responses:
+          utter_hi:
+            - text: hi
+              metadata:
+                rephrase: true
+          utter_bye:
+            - text: bye
+              metadata:
+                rephrase: true
+      `,
+      flows: 'flows:\n  hi:\n    description: says hi\n    steps:\n      - action: utter_hi\n',
+      config: `
+        recipe: default.v1
+        language: en
+        assistant_id: start-up
+        pipeline:
+          - name: WhitespaceTokenizer
+          - name: DIETClassifier
+        policies:
+          - name: FlowPolicy
+          - name: TEDPolicy
+      `,
+      endpoints: 'nlg:\n  type: rephrase\n',
+    });
+    const logger = recordingLogger();
+    const fields: Record<string, unknown>[] = [];
+    const warn = logger.warn;
+    const server = await startServer({
+      location: { project: root },
+      projectRoot: root,
+      port: 0,
+      host: '127.0.0.1',
+      logger: {
+        ...logger,
+        warn: (entry, message) => {
+          fields.push(entry);
+          warn(entry, message);
+        },
+      },
+      trackerStore: new MemoryTrackerStore(),
+      lockStore: new MemoryLockStore(),
+    });
+    try {
+      const said = fields.filter((entry) => entry['code'] !== undefined);
+      // nothing else says it again (the NLG and LLM set-up used to warn on their own)
+      expect(logger.warnings.filter((message) => message.includes('not run'))).to.have.length(4);
+      expect(said.map((entry) => entry['code'])).to.deep.equal([
+        'CONFIG_COMPONENT_REPLACED',
+        'CONFIG_COMPONENT_REPLACED',
+        'CONFIG_COMPONENT_REPLACED',
+        'NLG_REPHRASER_NOT_RUN',
+      ]);
+      expect(said.map((entry) => entry['subject'])).to.deep.equal([
+        'WhitespaceTokenizer',
+        'DIETClassifier',
+        'TEDPolicy',
+        'nlg',
+      ]);
+      expect(said[3]).to.include({ line: 2 });
+      expect(String(said[3]?.['file'])).to.match(/endpoints\.yml$/);
+      expect(logger.warnings[3]).to.contain('2 of the project');
+    } finally {
+      await server.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

@@ -60,10 +60,10 @@ export const DIAGNOSTIC_CODES = {
     '`parley.rasa_version` in config.yml names a Rasa version whose behaviour Parley does not know.',
     'Use one of the versions listed in the message (3.7 onward), quoted: `rasa_version: "3.13"`.',
   ),
-  // What Parley does not run (the table of src/project/compatibility/components.ts)
+  // What Parley does not run (src/project/compatibility/, rendered in docs/compatibility.md)
   CONFIG_COMPONENT_REPLACED: w(
     'A pipeline component or policy of config.yml is not run; Parley runs its own equivalent in its place.',
-    'Nothing to change: the message says what runs instead (src/project/compatibility/components.ts lists every component).',
+    'Nothing to change: the message says what runs instead (docs/compatibility.md lists every component).',
   ),
   CONFIG_COMPONENT_IGNORED: w(
     'A pipeline component or policy of config.yml is not run, and nothing runs in its place.',

@@ -1,4 +1,5 @@
 import { cliSection } from './cli-section.js';
+import { componentsSection } from './components-section.js';
 import { builtInActionsSection, domainSection } from './domain-section.js';
 import { commandsSection, flowsSection, patternsSection } from './flows-section.js';
 import { channelsSection, endpointsSection } from './runtime-section.js';
@@ -12,6 +13,8 @@ export function compatibilitySections(): Section[] {
     commandsSection(),
     builtInActionsSection(),
     domainSection(),
+    componentsSection('component'),
+    componentsSection('policy'),
     channelsSection(),
     endpointsSection(),
     cliSection(),

@@ -1,3 +1,7 @@
+import type { LoadedProject } from '../load-project.js';
+import { positionOf } from '../load/yaml-file.js';
+import type { CompatibilityFinding } from './findings.js';
+
 /** What Parley does with each section of Rasa's endpoints.yml. */
 export type EndpointSupport = 'supported' | 'replaced' | 'warned';
 
@@ -28,3 +32,22 @@ export const RASA_ENDPOINT_SECTIONS: Readonly<Record<string, EndpointSection>> =
   metrics: { support: 'warned', note: 'no OTLP metrics: Prometheus /metrics instead' },
   mcp_servers: { support: 'warned', note: 'MCP servers are not connected' },
 };
+
+/** The endpoints.yml sections Rasa acts on and Parley only reads, one finding each, at the section. */
+export function endpointSectionFindings(project: Pick<LoadedProject, 'raw'>): CompatibilityFinding[] {
+  const endpoints = project.raw.endpoints;
+  if (!endpoints) return [];
+  return Object.entries(endpoints.data).flatMap(([key, value]): CompatibilityFinding[] => {
+    const known = RASA_ENDPOINT_SECTIONS[key];
+    // an empty section is absent, as Rasa reads it
+    if (known?.support !== 'warned' || value === null || value === undefined) return [];
+    return [
+      {
+        code: 'ENDPOINTS_SECTION_NOT_RUN',
+        where: positionOf(endpoints.file, [key], true),
+        subject: key,
+        message: `endpoints.yml section '${key}' is not run by Parley: ${known.note}.`,
+      },
+    ];
+  });
+}

@@ -6,6 +6,7 @@ import type { Section } from '../load/read-project.js';
 import { lazyPositionOf, positionOf } from '../load/yaml-file.js';
 import { componentEntry, OPTIONS_NOT_READ } from './components.js';
 import type { ComponentEntry, ComponentKind } from './components.js';
+import { endpointSectionFindings } from './endpoints.js';
 import { rephraserFinding } from './rephraser.js';
 
 /** One thing of the project that Parley does not run as Rasa would, said once, where it is written. */
@@ -32,7 +33,8 @@ const NOWHERE: SourceRef = { file: 'config.yml', line: 1, column: 1 };
 /**
  * Everything in config.yml and endpoints.yml that Parley replaces, ignores, refuses or cannot load, once
  * per cause: the components and policies by their entry in the compatibility table (those replaced by
- * the same thing of Parley's in one finding), each custom prompt template, the response rephraser.
+ * the same thing of Parley's in one finding), each custom prompt template, the response rephraser, the
+ * endpoints.yml sections it does not act on.
  * Read by `validate` (as diagnostics) and by `parley run` at start-up (as warnings in the log).
  */
 export function compatibilityFindings(
@@ -46,6 +48,7 @@ export function compatibilityFindings(
   if (config) findings.push(...listed.flatMap((item) => promptFinding(item, config) ?? []));
   const rephraser = rephraserFinding(project);
   if (rephraser) findings.push(rephraser);
+  findings.push(...endpointSectionFindings(project));
   return findings;
 }
 

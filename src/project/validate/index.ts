@@ -9,7 +9,6 @@ import { buttonsRule } from './rules/buttons.js';
 import { collectStepsRule } from './rules/collect-steps.js';
 import { compatibilityRule } from './rules/compatibility.js';
 import { conditionsRule } from './rules/conditions.js';
-import { endpointsSectionsRule } from './rules/endpoints-sections.js';
 import { configRule } from './rules/config.js';
 import { envReferencesRule } from './rules/env-references.js';
 import { flowIdentityRule } from './rules/flow-identity.js';
@@ -25,7 +24,6 @@ import { stepStructureRule } from './rules/step-structure.js';
 
 export const VALIDATION_RULES: readonly ValidationRule[] = [
   configRule,
-  endpointsSectionsRule,
   flowIdentityRule,
   stepStructureRule,
   flowReferencesRule,

@@ -325,6 +325,7 @@ export class Agent {
       allEvents: () => turn.allEvents(),
       engine,
       ...(channel ? { channel } : {}),
+      ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
     });
     if (outcome.ok) {
       for (const event of outcome.events) await turn.addExternal(event);

@@ -27,6 +27,7 @@ import { SILENT_LOGGER } from './logger.js';
 import { OpenTurn } from './open-turn.js';
 import type { TurnResult } from './open-turn.js';
 import { needsNewSession } from './session.js';
+import { warnIfSilent } from './silent-turn.js';
 
 export interface AgentOptions {
   readonly assistant: Assistant;
@@ -243,7 +244,9 @@ export class Agent {
     };
     turn.adopt(receiveUserMessage(turn.state, userMessage, engine));
     await this.predictAndAct(turn, message.inputChannel);
-    return turn.commit();
+    const result = await turn.commit();
+    warnIfSilent(this.logger, turn.conversationId, result.events);
+    return result;
   }
 
   private understand(text: string, state: TrackerState, now: number): Promise<Understanding> {

@@ -99,4 +99,20 @@ describe('pattern_continue_interrupted after a link from a pattern', () => {
     );
     expect(pattern).to.deep.include({ interrupted_flow_ids: ['transfer_money'] });
   });
+
+  it('cancels the linked flow when the user does not want to go back', async () => {
+    const conversation = await startConversation(assistant);
+    await conversation.send('gibberish', [{ command: 'cannot handle' }]);
+    await conversation.send('hello', [{ command: 'start flow', flow: 'greet' }]);
+    const events = await conversation.send('no', [
+      { command: 'set slot', name: 'continue_interrupted_flow_confirmation', value: false },
+    ]);
+    expect(utterances(events)).to.include('utter_flow_cancelled_rasa');
+    expect(
+      events
+        .filter((event) => event.event === 'flow_cancelled')
+        .map((event) => 'flow_id' in event && event.flow_id),
+    ).to.deep.equal(['get_help']);
+    expect((await conversation.stack()).some((frame) => frame.flow_id === 'get_help')).to.equal(false);
+  });
 });

@@ -1,5 +1,11 @@
 import { actionCancelFlow, actionCleanStack } from './cancel-flow.js';
 import { actionClarifyFlows } from './clarify-flows.js';
+import {
+  actionAgentRequestUserInput,
+  actionDeactivateLoop,
+  actionRestart,
+  actionSendText,
+} from './conversation.js';
 import { actionCorrectFlowSlot } from './correct-flow-slot.js';
 import { actionBlockDigression, actionContinueDigression } from './digressions.js';
 import {
@@ -11,16 +17,7 @@ import {
 import { actionCancelInterruptedFlows, actionContinueInterruptedFlow } from './interrupted-flows.js';
 import { actionRepeatBotMessages } from './repeat-bot-messages.js';
 import { actionRunSlotRejections } from './run-slot-rejections.js';
-import {
-  actionAgentRequestUserInput,
-  actionDeactivateLoop,
-  actionHangup,
-  actionRestart,
-  actionSendText,
-  actionTriggerChitchat,
-  actionTriggerSearch,
-  noEffects,
-} from './simple.js';
+import { actionHangup, actionTriggerChitchat, actionTriggerSearch, noEffects } from './simple.js';
 import { actionRevertFallbackEvents, actionTwoStageFallback } from './two-stage-fallback.js';
 import type { BuiltInAction, HistoryBuiltInAction } from './types.js';
 

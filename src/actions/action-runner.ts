@@ -1,8 +1,8 @@
 import type { Assistant } from '../core/assistant.js';
-import { PURE_BUILT_IN_ACTIONS } from '../core/built-ins/index.js';
+import { HISTORY_BUILT_IN_ACTIONS, PURE_BUILT_IN_ACTIONS } from '../core/built-ins/index.js';
 import type { ActionEffect } from '../core/built-ins/types.js';
 import { trackerToJson } from '../core/events/tracker-json.js';
-import type { UnstampedEvent } from '../core/events/types.js';
+import type { Event, UnstampedEvent } from '../core/events/types.js';
 import type { ActionOutcome, ActionRequest, ActionRunner } from '../core/ports.js';
 import { sessionStartEffects } from './session-start.js';
 import type { CustomActionResult, CustomActionSource } from './custom/source.js';
@@ -55,7 +55,15 @@ export class DefaultActionRunner implements ActionRunner {
         return ok(await this.responses.utter(name, request));
       if (this.assistant.domain.actions.has(name)) return await this.runCustom(request);
       const builtIn = PURE_BUILT_IN_ACTIONS.get(name);
-      if (builtIn) return await this.fromEffects(builtIn(request.state, request.engine), request);
+      if (builtIn) {
+        const input = { metadata: request.metadata ?? {} };
+        return await this.fromEffects(builtIn(request.state, request.engine, input), request);
+      }
+      const historic = HISTORY_BUILT_IN_ACTIONS.get(name);
+      if (historic) {
+        const history = withoutOwnAction(await request.allEvents(), name);
+        return await this.fromEffects(historic(request.state, request.engine, history), request);
+      }
       if (name === 'action_session_start')
         return await this.fromEffects(sessionStartEffects(request.state, this.assistant), request);
       if (this.assistant.domain.responses.has(name)) return ok(await this.responses.utter(name, request));
@@ -118,11 +126,30 @@ export class DefaultActionRunner implements ActionRunner {
     request: ActionRequest,
   ): Promise<ActionOutcome> {
     const events: UnstampedEvent[] = [];
-    for (const effect of effects)
-      if (effect.kind === 'event') events.push(effect.event);
-      else events.push(...(await this.responses.utter(effect.response, request, effect.kwargs)));
+    for (const effect of effects) {
+      if (effect.kind === 'event') {
+        events.push(effect.event);
+      } else if (effect.kind === 'run') {
+        // another action in place (Rasa's action_for_name_or_text: a project's override runs)
+        const outcome = await this.run({ ...request, actionName: effect.action });
+        if (!outcome.ok) return outcome;
+        events.push(...outcome.events);
+      } else if (
+        !effect.optional ||
+        this.responsesFromServer ||
+        this.assistant.domain.responses.has(effect.response)
+      ) {
+        events.push(...(await this.responses.utter(effect.response, request, effect.kwargs)));
+      }
+    }
     return ok(events);
   }
+}
+
+/** The history as Rasa's tracker holds it while an action runs: without that action's own `action` event. */
+function withoutOwnAction(events: readonly Event[], name: string): readonly Event[] {
+  const last = events[events.length - 1];
+  return last?.event === 'action' && last.name === name ? events.slice(0, -1) : events;
 }
 
 function ok(events: readonly UnstampedEvent[]): ActionOutcome {

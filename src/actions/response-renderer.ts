@@ -1,5 +1,6 @@
 import type { Assistant } from '../core/assistant.js';
 import type { SlotType } from '../core/domain/types.js';
+import type { TrackerState } from '../core/events/tracker-state.js';
 import type { BotData, UnstampedEvent } from '../core/events/types.js';
 import type { ActionRequest } from '../core/ports.js';
 import { currentContext } from '../core/stack/operations.js';
@@ -8,6 +9,11 @@ import type { ActionResponse } from './action-server/action-result.js';
 import { renderResponse } from './responses/render.js';
 
 const INTERNAL_ERROR_RESPONSE = 'utter_internal_error_rasa';
+/**
+ * Who set a slot's value without Rasa's coercion: a custom action's SlotSet and a flow's `set_slots`
+ * step keep the value as sent (1200 stays 1200); commands and collect steps coerce (1200 -> 1200.0).
+ */
+const SET_AS_SENT = new Set(['CUSTOM', 'set_slots']);
 const RESPONSE_KEYS = new Set([
   'text',
   'response',
@@ -41,7 +47,7 @@ export class ResponseRenderer {
     const rendered = template
       ? renderResponse(template, {
           slots: request.state.slots,
-          slotTypes: this.slotTypes,
+          slotTypes: this.slotTypesFor(request.state),
           context: currentContext(request.state.stack),
           random: this.random,
           ...(request.channel ? { channel: request.channel } : {}),
@@ -58,6 +64,15 @@ export class ResponseRenderer {
         metadata: rendered.message.metadata,
       },
     ];
+  }
+
+  /** The slot types as rendering sees them: a float slot holding a value set as sent prints it as sent. */
+  private slotTypesFor(state: TrackerState): Readonly<Record<string, SlotType>> {
+    const asSent = Object.entries(state.slotFilledBy).filter(
+      ([name, filledBy]) => SET_AS_SENT.has(filledBy) && this.slotTypes[name] === 'float',
+    );
+    if (asSent.length === 0) return this.slotTypes;
+    return { ...this.slotTypes, ...Object.fromEntries(asSent.map(([name]) => [name, 'any' as const])) };
   }
 
   /** A message from a custom action: a named response rendered with the other keys, or literal content. */

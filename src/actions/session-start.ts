@@ -16,7 +16,16 @@ export function sessionStartEffects(state: TrackerState, assistant: Assistant): 
     : [];
   return [
     eventEffect({ event: 'session_started' }),
-    ...carried.map(([name, value]) => eventEffect({ event: 'slot', name, value })),
+    // the slot events are carried with who filled them, as Rasa carries their metadata
+    ...carried.map(([name, value]) => {
+      const filledBy = state.slotFilledBy[name];
+      return eventEffect({
+        event: 'slot',
+        name,
+        value,
+        ...(filledBy ? { metadata: { filled_by: filledBy } } : {}),
+      });
+    }),
     eventEffect({ event: 'action', name: 'action_listen' }),
   ];
 }

@@ -69,6 +69,8 @@ export interface ActionRequest {
   allEvents(): Promise<readonly Event[]>;
   readonly engine: EngineContext;
   readonly channel?: string;
+  /** what the prediction attached to the action (Rasa's action metadata: active_flow, step_id, message, ...) */
+  readonly metadata?: Readonly<Record<string, unknown>>;
 }
 
 /** Events an action produced (bot messages included), or why it failed. */

@@ -27,6 +27,7 @@ import { SILENT_LOGGER } from './logger.js';
 import { OpenTurn } from './open-turn.js';
 import type { TurnResult } from './open-turn.js';
 import { needsNewSession } from './session.js';
+import { warnIfSilent } from './silent-turn.js';
 
 const ACTION_SESSION_START = 'action_session_start';
 
@@ -245,7 +246,9 @@ export class Agent {
     };
     turn.adopt(receiveUserMessage(turn.state, userMessage, engine));
     await this.predictAndAct(turn, message.inputChannel);
-    return turn.commit();
+    const result = await turn.commit();
+    warnIfSilent(this.logger, turn.conversationId, result.events);
+    return result;
   }
 
   private understand(text: string, state: TrackerState, now: number): Promise<Understanding> {
@@ -329,6 +332,7 @@ export class Agent {
       allEvents: () => turn.allEvents(),
       engine,
       ...(channel ? { channel } : {}),
+      ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
     });
     if (outcome.ok) {
       for (const event of outcome.events) await turn.addExternal(event);

@@ -1,5 +1,5 @@
 import type { Assistant } from '../core/assistant.js';
-import { PURE_BUILT_IN_ACTIONS } from '../core/built-ins/index.js';
+import { isRunnableBuiltInAction } from '../core/built-ins/index.js';
 import type { ActionOutcome, ActionRequest, ActionRunner } from '../core/ports.js';
 
 /**
@@ -22,7 +22,7 @@ export interface ActionObserver {
  */
 export function actionKindOf(assistant: Assistant, name: string): ActionKind {
   if (assistant.domain.actions.has(name)) return 'custom';
-  if (PURE_BUILT_IN_ACTIONS.has(name) || name === 'action_session_start') return 'builtin';
+  if (isRunnableBuiltInAction(name)) return 'builtin';
   if (assistant.domain.responses.has(name)) return 'response';
   return 'unknown';
 }

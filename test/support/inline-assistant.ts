@@ -15,6 +15,7 @@ import type { TrackerState } from '../../src/core/events/tracker-state.js';
 import type { Event, UnstampedEvent } from '../../src/core/events/types.js';
 import type { Clock, TrackerStore } from '../../src/core/ports.js';
 import type { Agent, TurnResult } from '../../src/runtime/agent.js';
+import type { Logger } from '../../src/runtime/logger.js';
 import { loadProject } from '../../src/project/load-project.js';
 import { VALIDATION_RULES } from '../../src/project/validate/index.js';
 import { RuleContext } from '../../src/project/validate/rule.js';
@@ -92,6 +93,7 @@ export interface ConversationOptions {
   readonly engineOptions?: Partial<EngineOptions>;
   readonly trackerStore?: TrackerStore;
   readonly conversationId?: string;
+  readonly logger?: Logger;
 }
 
 export interface FrameSummary {
@@ -139,6 +141,7 @@ export async function startConversation(
     clock: options.clock ?? new ManualClock(),
     random: () => 0,
     ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
   });
   const conversationId = options.conversationId ?? 'test-user';
   const turn = (text: string, commands?: readonly Command[]): Promise<TurnResult> =>

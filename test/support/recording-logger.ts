@@ -6,20 +6,25 @@ export interface RecordingLogger extends Logger {
   readonly messages: string[];
   /** the warnings alone */
   readonly warnings: string[];
+  /** the fields of each warning, in the order of `warnings` */
+  readonly warningFields: Record<string, unknown>[];
 }
 
 export function recordingLogger(): RecordingLogger {
   const messages: string[] = [];
   const warnings: string[] = [];
+  const warningFields: Record<string, unknown>[] = [];
   const keep = (_fields: Record<string, unknown>, message: string) => void messages.push(message);
   return {
     messages,
     warnings,
+    warningFields,
     info: keep,
     error: keep,
     warn: (fields, message) => {
       keep(fields, message);
       warnings.push(message);
+      warningFields.push(fields);
     },
   };
 }

@@ -14,6 +14,8 @@ import type { RenderedString, RenderWarning } from './warnings.js';
 //
 // Values print as Python's str(): None, True/False, 'a' inside lists and dicts. Numbers: JSON does
 // not keep 50.0 apart from 50, so a number held by a slot of type float prints as a Python float
+// (the caller passes float only for values Rasa would have coerced: not those a custom action or a
+// set_slots step set, which keep the form they were sent in)
 // (50 -> "50.0", 0.00001 -> "1e-05", 1e16 -> "1e+16"); every other number (kwargs, text/any slots,
 // numbers nested in lists or dicts) prints as an int when it is whole (50 -> "50") and as a float
 // otherwise (2.5 -> "2.5").

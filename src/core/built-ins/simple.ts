@@ -4,9 +4,6 @@ import { eventEffect, utterEffect } from './types.js';
 /** action_listen and other markers: the runtime records the action; there is nothing else to do. */
 export const noEffects: BuiltInAction = () => [];
 
-/** action_restart: forgets the conversation state (slots, stack) in one `restart` event. */
-export const actionRestart: BuiltInAction = () => [eventEffect({ event: 'restart' })];
-
 /** action_hangup: ends the session (voice channels hang up on it). */
 export const actionHangup: BuiltInAction = () => [eventEffect({ event: 'session_ended' })];
 

@@ -1,7 +1,7 @@
 import type { Frame, Stack, UserFlowFrame } from '../stack/frames.js';
 import { isUserFrame } from '../stack/frames.js';
 import { patternFrame, pop, push } from '../stack/operations.js';
-import { CONTINUE_STEP_PREFIX, END_STEP } from '../flows/types.js';
+import { CONTINUE_STEP_PREFIX, END_STEP, START_STEP } from '../flows/types.js';
 import { resetScopedSlots } from './slot-reset.js';
 import type { StepScope } from './step-result.js';
 
@@ -36,12 +36,20 @@ export function endFlow(scope: StepScope, previousStepId: string): void {
   if (!(isUserFlow && frame.frame_type === 'call')) resetScopedSlots(scope);
 }
 
-/** User flows left unfinished below the one that ended, topmost first. */
+/**
+ * User flows left unfinished below the one that ended, topmost first. A flow entered by a `link` (from a
+ * pattern or a flow that then ended) counts once it has started: it is the conversation's flow now, and
+ * is offered like any other. Called flows belong to their caller; a linked flow still at START is only
+ * about to run.
+ */
 export function interruptedFlows(stack: Stack): UserFlowFrame[] {
   return stack
     .filter(
       (frame): frame is UserFlowFrame =>
-        isUserFrame(frame) && (frame.frame_type === 'regular' || frame.frame_type === 'interrupt'),
+        isUserFrame(frame) &&
+        (frame.frame_type === 'regular' ||
+          frame.frame_type === 'interrupt' ||
+          (frame.frame_type === 'link' && frame.step_id !== START_STEP)),
     )
     .filter((frame) => !isAtEnd(frame))
     .reverse();

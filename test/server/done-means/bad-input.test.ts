@@ -281,7 +281,7 @@ describe('bad input through the real server', function () {
 
   it('accepts a number as sender, as Rasa does, and an unrecognised message as a turn', async () => {
     expect(textsOf(await postRest(server.baseUrl, { sender: 12345, message: '/count' }))[0]).to.equal(
-      'Count 1.0.',
+      'Count 1.',
     );
     const reply = await postRest(server.baseUrl, { sender: 'gibberish', message: '/SetSlots(' });
     expect(reply.status).to.equal(200);

@@ -104,7 +104,7 @@ for (const setup of SETUPS) {
       const counts = replies.map((reply) => {
         const [count, ...rest] = textsOf(reply);
         expect(rest).to.deep.equal([ANYTHING_ELSE]);
-        return Number(/^Count (\d+)\.0\.$/.exec(count ?? '')?.[1]);
+        return Number(/^Count (\d+)\.$/.exec(count ?? '')?.[1]);
       });
       expect([...counts].sort((a, b) => a - b)).to.deep.equal(
         Array.from({ length: ONE_CONVERSATION_MESSAGES }, (_, index) => index + 1),

@@ -1,8 +1,8 @@
-import { PURE_BUILT_IN_ACTIONS } from '../../core/built-ins/index.js';
+import { isRunnableBuiltInAction } from '../../core/built-ins/index.js';
 import { BUILT_IN_ACTIONS } from '../../core/domain/built-in-actions.js';
 import { SLOT_MAPPING_TYPES, SLOT_TYPES } from '../../project/schemas/domain.js';
 import { row } from './types.js';
-import type { Section, Support } from './types.js';
+import type { Section } from './types.js';
 
 /** Rasa's slot types (rasa/shared/core/slots.py); a Python class path is a custom type. */
 const RASA_SLOT_TYPES: Readonly<Record<string, string>> = {
@@ -25,9 +25,6 @@ const RASA_MAPPINGS: Readonly<Record<string, string>> = {
   from_text: '',
   custom: 'deprecated in Rasa 3.12; read as controlled',
 };
-
-/** Actions the runtime runs that are not pure functions of the tracker. */
-const RUNTIME_ACTIONS: ReadonlySet<string> = new Set(['action_session_start']);
 
 export function domainSection(): Section {
   const types = new Set<string>(SLOT_TYPES);
@@ -54,10 +51,8 @@ export function builtInActionsSection(): Section {
   return {
     title: 'Built-in actions',
     intro: 'Default actions a flow or a pattern may name without declaring them in the domain.',
-    rows: BUILT_IN_ACTIONS.map((name) => row(`\`${name}\``, builtInSupport(name))),
+    rows: BUILT_IN_ACTIONS.map((name) =>
+      row(`\`${name}\``, isRunnableBuiltInAction(name) ? 'supported' : 'refused'),
+    ),
   };
-}
-
-function builtInSupport(name: string): Support {
-  return PURE_BUILT_IN_ACTIONS.has(name) || RUNTIME_ACTIONS.has(name) ? 'supported' : 'refused';
 }

@@ -76,6 +76,7 @@ export async function executeTestE2E(io: CliIo, options: TestE2EOptions): Promis
   }
   const oracle = options.oracle ? readOracleFile(options.oracle) : undefined;
   const files = testFiles(options);
+  const broken = reportBrokenFiles(io, files);
   const actions = options.actions ? await loadActionsFrom(options.actions) : undefined;
   const logger = options.logger ?? createLogger();
   const replay = oracle !== undefined && options.replayOracleCommands !== false;
@@ -125,7 +126,7 @@ export async function executeTestE2E(io: CliIo, options: TestE2EOptions): Promis
   });
   io.stdout(formatReport(results) + '\n');
   if (options.resultsDir) await writeResultFiles(options.resultsDir, results);
-  const passed = results.length > 0 && results.every((result) => result.passed);
+  const passed = results.length > 0 && results.every((result) => result.passed) && broken === 0;
   return {
     results,
     exitCode: passed ? 0 : 1,
@@ -144,6 +145,18 @@ function testFiles(options: TestE2EOptions): E2ETestFile[] {
   return paths
     .map((path) => parseE2ETestFile({ path, text: readFileSync(path, 'utf8') }))
     .filter((file) => file.testCases.length > 0 || file.problems.length > 0);
+}
+
+/**
+ * What cannot be read in a test file is an error here (validate only warns about it): each problem is
+ * printed, the test cases that do read still run, and the run fails. Returns the number of problems.
+ */
+function reportBrokenFiles(io: CliIo, files: readonly E2ETestFile[]): number {
+  const problems = files.flatMap((file) =>
+    file.problems.map((problem) => `${file.path}:${problem.line}:1 error E2E_SCHEMA ${problem.message}`),
+  );
+  if (problems.length > 0) io.stderr(`${problems.join('\n')}\n`);
+  return problems.length;
 }
 
 function onlyDeterministic(

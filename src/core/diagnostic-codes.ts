@@ -29,8 +29,16 @@ export const DIAGNOSTIC_CODES = {
   DOMAIN_SCHEMA: e('A domain file does not match the domain format.', 'See the Rasa domain reference.'),
   FLOWS_SCHEMA: e('A flows file does not match the flows format.', 'See the Rasa flows reference.'),
   FLOWS_IGNORED_KEY: w(
-    'A flows file has a key where Rasa reads none (in a `next` branch, an `nlu_trigger` item or a rejection); it is ignored, as Rasa ignores it.',
+    'A flows file has a key where Rasa reads none (in a `next` branch, an `nlu_trigger` item or a rejection), or one its schema allows but no step uses (`reset_after_flow_ends` on a set_slots step); it is ignored, as Rasa ignores it.',
     'Remove the key: a branch reads only `if`, `then` and `else`.',
+  ),
+  DOMAIN_IGNORED_KEY: w(
+    'A domain file has a key Rasa reads past (top level, slot, slot mapping, intent, entity, action, session_config, config or response variation); Parley ignores it.',
+    'Remove the key, or check its spelling and indentation.',
+  ),
+  CONFIG_IGNORED_KEY: w(
+    'config.yml has a top-level key Rasa reads past; it is ignored.',
+    'Remove the key, or check its spelling (recipe, language, assistant_id, pipeline, policies).',
   ),
   NLU_SCHEMA: e(
     'An NLU training data file does not match the NLU format.',

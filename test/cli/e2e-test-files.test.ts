@@ -1,5 +1,11 @@
 import { expect } from 'chai';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startServer } from '../../src/cli/serve.js';
+import { SILENT_LOGGER } from '../../src/runtime/logger.js';
+import { MemoryLockStore } from '../../src/stores/memory-lock-store.js';
+import { MemoryTrackerStore } from '../../src/stores/memory-tracker-store.js';
 import { writeInlineProject } from '../support/inline-project.js';
 import { runCli } from './cli-harness.js';
 
@@ -56,6 +62,40 @@ describe('e2e test files never block the other commands', function () {
     expect(lines).to.have.length(2);
     expect(lines[0]).to.match(/tests\/broken\.yml:\d+:\d+ warning E2E_TEST_FILE_INVALID .*\(YAML_SYNTAX;/);
     expect(lines[1]).to.equal('0 errors, 1 warning');
+  });
+
+  it('parley train trains past it (a warning), into the folder given', async () => {
+    const out = mkdtempSync(join(tmpdir(), 'parley-e2e-files-model-'));
+    try {
+      const run = await runCli(['train', '-p', root, '--out', out]);
+      expect(run.code, run.stdout + run.stderr).to.equal(0);
+      expect(run.stderr).to.match(/tests\/broken\.yml:\d+:\d+ warning E2E_TEST_FILE_INVALID /);
+      expect(readdirSync(out).filter((name) => name.endsWith('.tar.gz'))).to.have.length(1);
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it('parley run serves past it, answering on REST', async () => {
+    const server = await startServer({
+      location: { project: root },
+      projectRoot: root,
+      port: 0,
+      host: '127.0.0.1',
+      logger: SILENT_LOGGER,
+      trackerStore: new MemoryTrackerStore(),
+      lockStore: new MemoryLockStore(),
+    });
+    try {
+      const response = await fetch(`${server.baseUrl}/webhooks/rest/webhook`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ sender: 'u1', message: '/choose' }),
+      });
+      expect(await response.json()).to.deep.equal([{ recipient_id: 'u1', text: 'Which plan?' }]);
+    } finally {
+      await server.close();
+    }
   });
 
   it('parley test e2e reports the broken file as an error, runs the good one and fails', async () => {

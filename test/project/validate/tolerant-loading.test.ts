@@ -1,6 +1,9 @@
 import { expect } from 'chai';
 import type { Diagnostic } from '../../../src/core/errors.js';
+import { selectChannels } from '../../../src/cli/channels.js';
+import { loadProject } from '../../../src/project/load-project.js';
 import { validateProject } from '../../../src/project/validate/index.js';
+import { recordingLogger } from '../../support/recording-logger.js';
 import { dedent } from '../../support/inline-assistant.js';
 import { writeInlineProject } from '../../support/inline-project.js';
 import type { InlineProjectFiles } from '../../support/inline-project.js';
@@ -51,6 +54,27 @@ describe('loading accepts what Rasa accepts', () => {
         },
       });
       expect(codes(diagnostics)).to.deep.equal([]);
+    });
+
+    it('a credentials.yml of comments configures no channel: the REST channel is served, with one warning', async () => {
+      const root = writeInlineProject({
+        domain: DOMAIN,
+        flows: FLOWS,
+        credentials: '# rest:\n# socketio:\n',
+      });
+      const { project, diagnostics } = loadProject({ project: root });
+      expect(diagnostics.all).to.deep.equal([]);
+      expect(project.assistant.credentials).to.deep.equal({});
+      const logger = recordingLogger();
+      const channels = await selectChannels({
+        credentials: project.assistant.credentials,
+        projectRoot: root,
+        logger,
+      });
+      expect(channels.map((channel) => channel.name)).to.deep.equal(['rest']);
+      expect(logger.warnings).to.deep.equal([
+        'No chat connector configured, falling back to the REST input channel.',
+      ]);
     });
 
     it('a config.yml of comments is an empty config (defaults apply), not a syntax error', () => {

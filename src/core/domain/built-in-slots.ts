@@ -23,3 +23,18 @@ export const RESERVED_SLOT = 'dialogue_stack';
 export function isBuiltInSlot(name: string): boolean {
   return BUILT_IN_SLOTS.has(name);
 }
+
+/** `dialogue_stack` aside, Rasa's domain holds every built-in slot, so an unset one reads as None. */
+const NULL_BUILT_IN_SLOTS: Readonly<Record<string, null>> = Object.fromEntries(
+  [...BUILT_IN_SLOTS].filter((name) => name !== RESERVED_SLOT).map((name) => [name, null]),
+);
+
+/** The slots as Rasa's conditions and responses see them: unset built-in slots are null, not missing. */
+export function withBuiltInSlots(
+  slots: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> {
+  for (const name of Object.keys(NULL_BUILT_IN_SLOTS)) {
+    if (!Object.hasOwn(slots, name)) return { ...NULL_BUILT_IN_SLOTS, ...slots };
+  }
+  return slots;
+}

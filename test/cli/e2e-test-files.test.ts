@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startServer } from '../../src/cli/serve.js';
@@ -60,7 +60,7 @@ describe('e2e test files never block the other commands', function () {
     expect(run.code, run.stdout).to.equal(0);
     const lines = run.stdout.split('\n').filter((line) => !line.startsWith(' ') && line.trim() !== '');
     expect(lines).to.have.length(2);
-    expect(lines[0]).to.match(/tests\/broken\.yml:\d+:\d+ warning E2E_TEST_FILE_INVALID .*\(YAML_SYNTAX;/);
+    expect(lines[0]).to.match(/tests\/broken\.yml:\d+:\d+ warning E2E_TEST_FILE_INVALID .*\(YAML_SYNTAX\)$/);
     expect(lines[1]).to.equal('0 errors, 1 warning');
   });
 
@@ -101,9 +101,16 @@ describe('e2e test files never block the other commands', function () {
   it('parley test e2e reports the broken file as an error, runs the good one and fails', async () => {
     const run = await runCli(['test', 'e2e', '-p', root]);
     expect(run.code).to.equal(1);
-    expect(run.stderr).to.match(/tests\/broken\.yml:\d+:1 error E2E_SCHEMA /);
+    expect(run.stderr).to.match(/tests\/broken\.yml:\d+:\d+ error E2E_TEST_FILE_INVALID .*\(YAML_SYNTAX\)\n/);
     expect(run.stderr).not.to.contain('empty.yml');
     expect(run.stdout).to.contain('0 failed, 1 passed');
+  });
+
+  it('parley test e2e reports a broken file given by path outside tests/ as its parser reads it', async () => {
+    writeFileSync(join(root, 'other.yml'), 'test_cases:\n  - test_case: d\n    steps:\n      - usr: hi\n');
+    const run = await runCli(['test', 'e2e', '-p', root, join(root, 'other.yml')]);
+    expect(run.code).to.equal(1);
+    expect(run.stderr).to.match(/other\.yml:4:1 error E2E_SCHEMA /);
   });
 
   it('parley test e2e passes once the broken file is gone; the comment-only file is skipped', async () => {

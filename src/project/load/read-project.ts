@@ -86,7 +86,7 @@ function readTestFile(path: string, diagnostics: ProjectDiagnostics): Section | 
     diagnostics.add({
       ...item,
       code: 'E2E_TEST_FILE_INVALID',
-      message: `${item.message} (${item.code}; 'parley test e2e' reports it as an error)`,
+      message: `${item.message} (${item.code})`,
     });
   }
   return section;

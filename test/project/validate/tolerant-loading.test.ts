@@ -235,8 +235,8 @@ describe('loading accepts what Rasa accepts', () => {
         ['E2E_TEST_FILE_INVALID', 'tests/broken_shape.yml'],
         ['E2E_TEST_FILE_INVALID', 'tests/broken_syntax.yml'],
       ]);
-      expect(diagnostics[0]?.message).to.contain('(E2E_SCHEMA;');
-      expect(diagnostics[1]?.message).to.contain('(YAML_SYNTAX;');
+      expect(diagnostics[0]?.message).to.contain('(E2E_SCHEMA)');
+      expect(diagnostics[1]?.message).to.contain('(YAML_SYNTAX)');
     });
   });
 });

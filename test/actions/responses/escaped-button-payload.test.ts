@@ -9,14 +9,26 @@ const assistant = inlineAssistant({
     intents:
       - offer
       - inform
+      - links
     entities:
       - insurance
+    slots:
+      insurance:
+        type: text
+        initial_value: motor
     responses:
       utter_offer:
         - text: Which insurance?
           buttons:
             - title: Motor
               payload: '/inform{{"insurance":"motor"}}'
+      utter_links:
+        - text: Read more
+          buttons:
+            - title: Terms
+              payload: /offer
+              type: web_url
+              url: "https://example.com/{insurance}"
       utter_insured:
         - text: Insured.
   `,
@@ -28,6 +40,12 @@ const assistant = inlineAssistant({
           - intent: offer
         steps:
           - action: utter_offer
+      show_links:
+        description: show the links
+        nlu_trigger:
+          - intent: links
+        steps:
+          - action: utter_links
       buy_insurance:
         description: buy the insurance picked
         nlu_trigger:
@@ -55,5 +73,15 @@ describe('a button payload written with {{ }} in the domain', () => {
       value: 'motor',
     });
     expect(flowsStarted(clicked)[0]).to.equal('buy_insurance');
+  });
+});
+
+describe('a button with keys besides title and payload', () => {
+  it('is sent with them, interpolated, as Rasa sends the button dict whole', async () => {
+    const conversation = await startConversation(assistant);
+    const shown = await conversation.send('/links');
+    expect(buttonsOf(shown)).to.deep.equal([
+      { title: 'Terms', payload: '/offer', type: 'web_url', url: 'https://example.com/motor' },
+    ]);
   });
 });

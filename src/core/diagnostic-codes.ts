@@ -33,7 +33,7 @@ export const DIAGNOSTIC_CODES = {
     'Remove the key: a branch reads only `if`, `then` and `else`.',
   ),
   DOMAIN_IGNORED_KEY: w(
-    'A domain file has a key Rasa reads past (top level, slot, slot mapping, intent, entity, action, session_config, config or response variation); Parley ignores it.',
+    'A domain file has a key Rasa reads past (top level, slot, slot mapping, intent, entity, action, form, session_config, config or response variation); Parley ignores it.',
     'Remove the key, or check its spelling and indentation.',
   ),
   CONFIG_IGNORED_KEY: w(

@@ -425,7 +425,10 @@ describe('project schemas', () => {
                 allow_nlu_correction: true
         entities:
           - city: {roles: [from, to], groups: [a], influence_conversation: false}
-        forms: {}
+        forms:
+          booking_form:
+            required_slots: [customer_id]
+            ignored_intents: [chitchat]
         config:
           store_entities_as_slots: false
         session_config:
@@ -471,6 +474,9 @@ describe('project schemas', () => {
                     active_step: y
             validation:
               refill: utter_x
+        forms:
+          booking_form:
+            required_slot: [plan]
         session_config:
           session_expiry: 5
         config:
@@ -490,6 +496,7 @@ describe('project schemas', () => {
         ['DOMAIN_IGNORED_KEY', '/slots/plan/mappings/0/entitiy'],
         ['DOMAIN_IGNORED_KEY', '/slots/plan/mappings/0/conditions/0/active_step'],
         ['DOMAIN_IGNORED_KEY', '/slots/plan/validation/refill'],
+        ['DOMAIN_IGNORED_KEY', '/forms/booking_form/required_slot'],
         ['DOMAIN_IGNORED_KEY', '/session_config/session_expiry'],
         ['DOMAIN_IGNORED_KEY', '/config/store_entities'],
         ['DOMAIN_IGNORED_KEY', '/responses/utter_greet/0/channel_specific_extra'],

@@ -207,7 +207,11 @@ export const domainSchema: SchemaObject = {
       'x-expected': 'a map of form name to form',
       additionalProperties: {
         type: ['object', 'null'],
-        properties: { required_slots: { type: ['array', 'null'], items: text } },
+        ...readPast(),
+        properties: {
+          required_slots: { type: ['array', 'null'], items: text },
+          ignored_intents: textOrTextList,
+        },
       },
     },
     session_config: {

@@ -112,6 +112,7 @@ const slot: SchemaObject = {
     max_value: { type: 'number' },
     shared_for_coexistence: flag,
     value_reset_delay: { type: ['integer', 'null'] },
+    is_builtin: flag,
     validation: {
       type: 'object',
       ...readPast(),

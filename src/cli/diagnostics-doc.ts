@@ -11,7 +11,7 @@ export function renderDiagnosticsDoc(): string {
     '`parley data validate` (alias `parley validate`) reports every problem it finds at once, each with a',
     'stable code, a severity, the file, line and column, the flow and step where it applies, a message and',
     'a hint. `--format json` prints the same as JSON. The exit code is 1 when there is at least one error,',
-    'otherwise 0 (warnings alone do not fail). Codes never change meaning; new ones are only added.',
+    'otherwise 0 (warnings alone do not fail; an `info` is a note, never counted as a warning). Codes never change meaning; new ones are only added.',
     '',
     'This page is generated from `src/core/diagnostic-codes.ts` by `npm run docs:diagnostics`.',
     '',

@@ -1,4 +1,4 @@
-import type { Diagnostic } from '../core/errors.js';
+import type { Diagnostic, Severity } from '../core/errors.js';
 
 /** Compiler-style lines: `file:line:col severity CODE message`, then the hint indented. */
 export function formatDiagnosticsText(diagnostics: readonly Diagnostic[]): string {
@@ -11,16 +11,19 @@ export function formatDiagnosticsText(diagnostics: readonly Diagnostic[]): strin
 }
 
 export function formatDiagnosticsJson(diagnostics: readonly Diagnostic[]): string {
-  const { errors, warnings } = counts(diagnostics);
-  return JSON.stringify({ errors, warnings, diagnostics }, null, 2) + '\n';
+  const { errors, warnings, info } = counts(diagnostics);
+  return JSON.stringify({ errors, warnings, info, diagnostics }, null, 2) + '\n';
 }
 
+/** `2 errors, 1 warning`, and `, 3 info` when there are notes (they never fail and are no warnings). */
 export function summaryLine(diagnostics: readonly Diagnostic[]): string {
-  const { errors, warnings } = counts(diagnostics);
-  return `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`;
+  const { errors, warnings, info } = counts(diagnostics);
+  const line = `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`;
+  return info > 0 ? `${line}, ${info} info` : line;
 }
 
-function counts(diagnostics: readonly Diagnostic[]): { errors: number; warnings: number } {
-  const errors = diagnostics.filter((item) => item.severity === 'error').length;
-  return { errors, warnings: diagnostics.length - errors };
+function counts(diagnostics: readonly Diagnostic[]): { errors: number; warnings: number; info: number } {
+  const count = (severity: Severity): number =>
+    diagnostics.filter((item) => item.severity === severity).length;
+  return { errors: count('error'), warnings: count('warning'), info: count('info') };
 }

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { CORE_SCHEMA, load } from 'js-yaml';
+import { holdsNoDocument } from '../project/load/yaml-file.js';
 import { buildConfig } from '../project/normalise/config.js';
 import { isRecord } from '../project/normalise/context.js';
 import {
@@ -88,7 +89,8 @@ function fallbackWith(fallback: ClassifierOptions['fallback'], threshold: number
 
 function optionsFromConfig(path: string): ClassifierOptions {
   if (!existsSync(path)) throw new ClassifierError('NLU_BAD_DATA_FILE', `${path}: no such config file.`);
-  const raw: unknown = load(readFileSync(path, 'utf8'), { schema: CORE_SCHEMA });
+  const text = readFileSync(path, 'utf8');
+  const raw: unknown = holdsNoDocument(text) ? null : load(text, { schema: CORE_SCHEMA });
   return classifierOptionsFromPipeline(buildConfig(isRecord(raw) ? raw : {}).pipeline);
 }
 

@@ -14,6 +14,7 @@ import { runE2E } from '../testing/run-e2e.js';
 import { writeResultFiles } from '../testing/result-files.js';
 import type { E2EResult } from '../testing/e2e-result.js';
 import type { E2ETestFile } from '../testing/e2e-model.js';
+import type { Diagnostic } from '../core/errors.js';
 import { readFileSync } from 'node:fs';
 import { AgentDriverFactory } from './agent-driver.js';
 import { composeAgent } from './compose.js';
@@ -76,6 +77,7 @@ export async function executeTestE2E(io: CliIo, options: TestE2EOptions): Promis
   }
   const oracle = options.oracle ? readOracleFile(options.oracle) : undefined;
   const files = testFiles(options);
+  const broken = reportBrokenFiles(io, files, diagnostics.all);
   const actions = options.actions ? await loadActionsFrom(options.actions) : undefined;
   const logger = options.logger ?? createLogger();
   const replay = oracle !== undefined && options.replayOracleCommands !== false;
@@ -125,7 +127,7 @@ export async function executeTestE2E(io: CliIo, options: TestE2EOptions): Promis
   });
   io.stdout(formatReport(results) + '\n');
   if (options.resultsDir) await writeResultFiles(options.resultsDir, results);
-  const passed = results.length > 0 && results.every((result) => result.passed);
+  const passed = results.length > 0 && results.every((result) => result.passed) && broken === 0;
   return {
     results,
     exitCode: passed ? 0 : 1,
@@ -144,6 +146,27 @@ function testFiles(options: TestE2EOptions): E2ETestFile[] {
   return paths
     .map((path) => parseE2ETestFile({ path, text: readFileSync(path, 'utf8') }))
     .filter((file) => file.testCases.length > 0 || file.problems.length > 0);
+}
+
+/**
+ * What cannot be read in a test file is an error here (validate only warns about it): each problem is
+ * printed, as the loader found it (E2E_TEST_FILE_INVALID, naming the underlying code) or else as the
+ * test parser did; the test cases that do read still run, and the run fails. Returns the count.
+ */
+function reportBrokenFiles(io: CliIo, files: readonly E2ETestFile[], loaded: readonly Diagnostic[]): number {
+  const lines = files.flatMap((file) => {
+    const found = loaded.filter(
+      (item) => item.code === 'E2E_TEST_FILE_INVALID' && resolve(item.file) === resolve(file.path),
+    );
+    return found.length > 0
+      ? found.map(
+          (item) =>
+            `${item.file}:${item.line}:${item.column} error ${item.code} ${item.message}\n    hint: ${item.hint}`,
+        )
+      : file.problems.map((problem) => `${file.path}:${problem.line}:1 error E2E_SCHEMA ${problem.message}`);
+  });
+  if (lines.length > 0) io.stderr(`${lines.join('\n')}\n`);
+  return lines.length;
 }
 
 function onlyDeterministic(

@@ -33,8 +33,16 @@ export const DIAGNOSTIC_CODES = {
   DOMAIN_SCHEMA: e('A domain file does not match the domain format.', 'See the Rasa domain reference.'),
   FLOWS_SCHEMA: e('A flows file does not match the flows format.', 'See the Rasa flows reference.'),
   FLOWS_IGNORED_KEY: w(
-    'A flows file has a key where Rasa reads none (in a `next` branch, an `nlu_trigger` item or a rejection); it is ignored, as Rasa ignores it.',
+    'A flows file has a key where Rasa reads none (in a `next` branch, an `nlu_trigger` item or a rejection), or one its schema allows but no step uses (`reset_after_flow_ends` on a set_slots step); it is ignored, as Rasa ignores it.',
     'Remove the key: a branch reads only `if`, `then` and `else`.',
+  ),
+  DOMAIN_IGNORED_KEY: w(
+    'A domain file has a key Rasa reads past (top level, slot, slot mapping, intent, entity, action, form, session_config, config or response variation); Parley ignores it.',
+    'Remove the key, or check its spelling and indentation.',
+  ),
+  CONFIG_IGNORED_KEY: w(
+    'config.yml has a top-level key Rasa reads past; it is ignored.',
+    'Remove the key, or check its spelling (recipe, language, assistant_id, pipeline, policies).',
   ),
   NLU_SCHEMA: e(
     'An NLU training data file does not match the NLU format.',
@@ -47,6 +55,10 @@ export const DIAGNOSTIC_CODES = {
     'Each channel maps to a map or null.',
   ),
   E2E_SCHEMA: e('An e2e test file does not match the e2e test format.', 'See the Rasa e2e test reference.'),
+  E2E_TEST_FILE_INVALID: w(
+    'An e2e test file does not read (YAML syntax or the e2e test format, the underlying code is named); validate, train and run go on without it, and `parley test e2e` reports it as an error.',
+    'Fix the test file at the position shown.',
+  ),
   // Project shape
   CONFIG_MISSING: w(
     'No config.yml was found; defaults are used.',
@@ -159,7 +171,7 @@ export const DIAGNOSTIC_CODES = {
     'Declare the intent or add training examples for it.',
   ),
   PERSISTED_SLOT_NOT_IN_FLOW: e(
-    'A slot in `persisted_slots` is not collected or set by the flow.',
+    'A slot in `persisted_slots` is not collected or set by the flow or by a flow it calls.',
     'Persist only slots the flow collects or sets.',
   ),
   PERSISTED_SLOTS_WITH_RESET: e(
@@ -183,6 +195,10 @@ export const DIAGNOSTIC_CODES = {
   SET_SLOTS_UNKNOWN_SLOT: e(
     'A set_slots step names a slot the domain does not declare.',
     'Declare the slot.',
+  ),
+  STEP_RESERVED_SLOT: e(
+    'A collect or set_slots step names `dialogue_stack`, a slot Rasa reserves for the dialogue stack.',
+    'Use a slot of your own.',
   ),
   SET_SLOTS_LIST_SLOT: e('A set_slots step sets a list slot.', 'List slots cannot be set by set_slots.'),
   SET_SLOTS_BAD_VALUE: w(
@@ -251,8 +267,8 @@ export const DIAGNOSTIC_CODES = {
     'Declare the slot.',
   ),
   BUTTON_UNKNOWN_INTENT: w('A `/intent` button payload names an unknown intent.', 'Declare the intent.'),
-  BUTTON_FREE_FORM_PAYLOAD: w(
-    'A button payload is free text; it will go through understanding like a typed message.',
+  BUTTON_FREE_FORM_PAYLOAD: i(
+    'A button payload is free text (e.g. `yes`); it goes through understanding like a typed message, as in Rasa.',
     'Use `/SetSlots(...)` for deterministic buttons.',
   ),
   ENDPOINTS_SECTION_NOT_RUN: w(
@@ -305,4 +321,8 @@ function e(summary: string, hint: string): CodeInfo {
 
 function w(summary: string, hint: string): CodeInfo {
   return { severity: 'warning', summary, hint };
+}
+
+function i(summary: string, hint: string): CodeInfo {
+  return { severity: 'info', summary, hint };
 }

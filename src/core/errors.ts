@@ -7,7 +7,8 @@ export interface SourceRef {
   readonly column: number;
 }
 
-export type Severity = 'error' | 'warning';
+/** `info` is a note: it never fails a command and is not counted as a warning. */
+export type Severity = 'error' | 'warning' | 'info';
 
 /** One problem found while loading or validating an assistant. Validation returns all of them at once. */
 export interface Diagnostic {

@@ -26,7 +26,9 @@ export function parseE2ETestFile(source: E2ESourceText): E2ETestFile {
   const problems: E2EParseProblem[] = [...yaml.errors];
   const context: ParseContext = { yaml };
   const data = isRecord(yaml.data) ? yaml.data : {};
-  if (yaml.errors.length === 0 && !isRecord(yaml.data)) {
+  // an empty file, or one of only comments, holds no test case and nothing wrong
+  const empty = yaml.data === null || yaml.data === undefined;
+  if (yaml.errors.length === 0 && !empty && !isRecord(yaml.data)) {
     problems.push({ line: 1, message: 'An e2e test file must be a map with a `test_cases` key.' });
   }
   const attempt = <T>(read: () => T): T | undefined => {

@@ -569,7 +569,7 @@ describe('parley data validate (the real CLI on the fixtures)', () => {
   it('exits 0 on a valid project', () => {
     const run = cli('-p', 'test/fixtures/valid-minimal', '--format', 'json');
     expect(run.status, run.stderr).to.equal(0);
-    expect(JSON.parse(run.stdout)).to.deep.equal({ errors: 0, warnings: 0, diagnostics: [] });
+    expect(JSON.parse(run.stdout)).to.deep.equal({ errors: 0, warnings: 0, info: 0, diagnostics: [] });
   });
 
   it('prints `file:line:col error CODE message` lines in the text format', () => {

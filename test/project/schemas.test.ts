@@ -154,6 +154,33 @@ describe('project schemas', () => {
       for (const problem of problems) expect(problem.message).to.match(/it is ignored, as in Rasa$/);
     });
 
+    it('accepts every key Rasa’s schema allows on a set_slots step, warning about the one no step reads', () => {
+      const problems = check(
+        'flows',
+        yaml`
+        flows:
+          reset_plan:
+            description: d
+            run_pattern_completed: false
+            persisted_slots: [plan]
+            file_path: data/flows.yml
+            metadata: {owner: x}
+            steps:
+              - id: reset
+                description: forget the plan
+                metadata: {line: 3}
+                set_slots:
+                  - plan: null
+                reset_after_flow_ends: false
+        `,
+      );
+      expect(problems.map((problem) => [problem.code, problem.instancePath])).to.deep.equal([
+        ['FLOWS_IGNORED_KEY', '/flows/reset_plan/steps/0/reset_after_flow_ends'],
+      ]);
+      expect(problems[0]?.message).to.match(/it is ignored, as in Rasa$/);
+      expect(problems[0]?.hint).to.contain('persisted_slots');
+    });
+
     it('reports a step without a recognised step key once, at the step', () => {
       const problems = check(
         'flows',
@@ -374,7 +401,7 @@ describe('project schemas', () => {
       expect(problem.hint).to.contain("'from_llm'");
     });
 
-    it('tolerates empty sections, extra keys and numbers as text initial values', () => {
+    it('tolerates empty sections, known extra keys and numbers as text initial values', () => {
       const problems = check(
         'domain',
         yaml`
@@ -385,13 +412,102 @@ describe('project schemas', () => {
           customer_id:
             type: text
             initial_value: 123
+            shared_for_coexistence: true
+            influence_conversation: false
+            value_reset_delay: null
+            validation:
+              rejections: []
+            mappings:
+              - type: controlled
+                run_action_every_turn: action_check
+                coexistence_system: SHARED
+              - type: from_llm
+                allow_nlu_correction: true
+        entities:
+          - city: {roles: [from, to], groups: [a], influence_conversation: false}
+        forms:
+          booking_form:
+            required_slots: [customer_id]
+            ignored_intents: [chitchat]
+        config:
+          store_entities_as_slots: false
+        session_config:
+          session_expiration_time: 60
+          carry_over_slots_to_new_session: true
+        responses:
+          utter_greet:
+            - id: greet_1
+              text: Hi
+              button_type: vertical
+              allow_interruptions: false
+              metadata: {rephrase: true}
+              translation: {de: {text: Hallo}}
+              quick_replies: [{title: a, payload: b}]
+              elements: [{title: e}]
+              attachment: {type: image}
+        `,
+      );
+      expect(problems).to.deep.equal([]);
+    });
+
+    it('warns about every key Rasa reads past, from the top level down to a response variation', () => {
+      const problems = check(
+        'domain',
+        yaml`
+        respones: {}
+        intents:
+          - greet: {use_entities: [], triggers: x}
+        entities:
+          - city: {rolse: [from]}
+        actions:
+          - action_x: {send_domain: true, timeout: 3}
+        slots:
+          plan:
+            type: text
+            mapping: []
+            mappings:
+              - type: from_entity
+                entity: plan
+                entitiy: plan
+                conditions:
+                  - active_flow: x
+                    active_step: y
+            validation:
+              refill: utter_x
+        forms:
+          booking_form:
+            required_slot: [plan]
+        session_config:
+          session_expiry: 5
+        config:
+          store_entities: true
         responses:
           utter_greet:
             - text: Hi
               channel_specific_extra: true
         `,
       );
-      expect(problems).to.deep.equal([]);
+      expect(problems.map((problem) => [problem.code, problem.instancePath])).to.have.deep.members([
+        ['DOMAIN_IGNORED_KEY', '/respones'],
+        ['DOMAIN_IGNORED_KEY', '/intents/0/greet/triggers'],
+        ['DOMAIN_IGNORED_KEY', '/entities/0/city/rolse'],
+        ['DOMAIN_IGNORED_KEY', '/actions/0/action_x/timeout'],
+        ['DOMAIN_IGNORED_KEY', '/slots/plan/mapping'],
+        ['DOMAIN_IGNORED_KEY', '/slots/plan/mappings/0/entitiy'],
+        ['DOMAIN_IGNORED_KEY', '/slots/plan/mappings/0/conditions/0/active_step'],
+        ['DOMAIN_IGNORED_KEY', '/slots/plan/validation/refill'],
+        ['DOMAIN_IGNORED_KEY', '/forms/booking_form/required_slot'],
+        ['DOMAIN_IGNORED_KEY', '/session_config/session_expiry'],
+        ['DOMAIN_IGNORED_KEY', '/config/store_entities'],
+        ['DOMAIN_IGNORED_KEY', '/responses/utter_greet/0/channel_specific_extra'],
+      ]);
+      const at = (path: string) => problems.find((problem) => problem.instancePath === path);
+      expect(at('/respones')?.message).to.match(/; it is ignored, as in Rasa$/);
+      expect(at('/respones')?.hint).to.equal("did you mean 'responses'?");
+      expect(at('/slots/plan/mapping')?.message).to.contain("Rasa's slot classes refuse");
+      expect(at('/responses/utter_greet/0/channel_specific_extra')?.message).to.contain(
+        'Parley does not send it',
+      );
     });
   });
 
@@ -415,6 +531,17 @@ describe('project schemas', () => {
   });
 
   describe('config, endpoints and credentials', () => {
+    it('warns about a config.yml top-level key Rasa reads past, and knows its own', () => {
+      const problems = check(
+        'config',
+        'recipe: default.v1\nlanguage: en\nassistant_id: x\nversion: "3.1"\nimporters: []\nparley: {rasa_version: "3.12"}\npipline: []\n',
+      );
+      expect(problems.map((problem) => [problem.code, problem.instancePath, problem.hint])).to.deep.equal([
+        ['CONFIG_IGNORED_KEY', '/pipline', "did you mean 'pipeline'?"],
+      ]);
+      expect(problems[0]?.message).to.match(/; it is ignored, as in Rasa$/);
+    });
+
     it('requires the config pipeline to be a list of named components', () => {
       const problems = check(
         'config',

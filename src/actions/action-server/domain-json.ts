@@ -177,7 +177,11 @@ function variationJson(variation: ResponseVariation): JsonObject {
   const json: JsonObject = {};
   if (variation.text !== undefined) json['text'] = variation.text;
   if (variation.buttons.length > 0) {
-    json['buttons'] = variation.buttons.map((button) => ({ title: button.title, payload: button.payload }));
+    json['buttons'] = variation.buttons.map((button) => ({
+      title: button.title,
+      payload: button.payload,
+      ...(button.extra as JsonObject | undefined),
+    }));
   }
   if (variation.image !== undefined) json['image'] = variation.image;
   if (variation.custom !== undefined) json['custom'] = variation.custom;

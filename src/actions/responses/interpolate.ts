@@ -1,8 +1,10 @@
+import { withBuiltInSlots } from '../../core/domain/built-in-slots.js';
 import type { SlotType } from '../../core/domain/types.js';
 import { PyFloat, PyFormatError, PyKeyError, pyFormat } from './python-format.js';
 import type { RenderedString, RenderWarning } from './warnings.js';
 
-// Rasa's default response interpolation (`rasa/core/nlg/interpolator.py`, format engine):
+// Rasa's default response interpolation (`rasa/core/nlg/interpolator.py`, format engine; Rasa's
+// built-in slots are known names, None while unset):
 // 1. every `{name}` (no newline or brace inside) is rewritten to `{0[name]}`;
 // 2. the result is formatted with Python's str.format, the only argument being a dict of the names
 //    that occur in the text and are known (`{context, ...slots, ...kwargs}`, kwargs win);
@@ -40,9 +42,10 @@ export function formatValues(
   const values: Record<string, unknown> = {};
   const wanted = (name: string): boolean => only === undefined || only.has(name);
   if (wanted('context')) values['context'] = input.context;
-  for (const name of only ?? Object.keys(input.slots)) {
-    if (!Object.hasOwn(input.slots, name)) continue;
-    const value = input.slots[name];
+  const slots = withBuiltInSlots(input.slots);
+  for (const name of only ?? Object.keys(slots)) {
+    if (!Object.hasOwn(slots, name)) continue;
+    const value = slots[name];
     const isFloat = input.slotTypes?.[name] === 'float' && typeof value === 'number';
     values[name] = isFloat ? new PyFloat(value) : (value ?? null);
   }

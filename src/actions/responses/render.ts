@@ -7,8 +7,9 @@ import { selectVariation } from './select-variation.js';
 import type { RenderedString, RenderWarning } from './warnings.js';
 
 // Rasa's TemplatedNaturalLanguageGenerator + create_bot_utterance: pick a variation, fill in text,
-// buttons, image, custom, attachment and quick_replies (elements are passed through untouched, as
-// Rasa does), and shape the result like a `bot` event.
+// buttons (every key of a button, as Rasa sends the dict whole), image, custom, attachment and
+// quick_replies (elements are passed through untouched, as Rasa does), and shape the result like a
+// `bot` event.
 
 export interface RenderInput {
   /** every domain slot by name; unset slots hold null */
@@ -63,6 +64,9 @@ export function renderResponse(template: ResponseTemplate, input: RenderInput): 
         : variation.buttons.map((button, index) => ({
             title: render(button.title, `buttons[${index}].title`),
             payload: render(button.payload, `buttons[${index}].payload`),
+            ...(button.extra
+              ? (mapStrings(button.extra, render, `buttons[${index}]`) as Record<string, unknown>)
+              : {}),
           })),
     // Rasa, for legacy reasons: the image doubles as the attachment when there is no attachment
     attachment: pyTruthy(attachment) ? attachment : image,

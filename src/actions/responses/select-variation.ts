@@ -1,3 +1,4 @@
+import { withBuiltInSlots } from '../../core/domain/built-in-slots.js';
 import type { ResponseCondition, ResponseVariation } from '../../core/domain/types.js';
 import { assertNever } from '../../core/errors.js';
 import {
@@ -72,7 +73,7 @@ export function selectVariation(
  *   reads it as a falsy condition, so the variation is neither conditional nor default.
  */
 export function conditionHolds(condition: ResponseCondition, input: VariationFilterInput): boolean {
-  const document = { slots: input.slots, context: input.context };
+  const document = { slots: withBuiltInSlots(input.slots), context: input.context };
   switch (condition.kind) {
     case 'predicate':
       return predicateHolds(condition.condition, document);

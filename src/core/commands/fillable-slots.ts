@@ -1,17 +1,11 @@
+import { BUILT_IN_SLOTS, RESERVED_SLOT } from '../domain/built-in-slots.js';
 import type { EngineContext } from '../engine-context.js';
 import { stepsWithCalls } from '../executor/slot-reset.js';
 import type { Stack } from '../stack/frames.js';
 import { findPattern, topUserFrame } from '../stack/operations.js';
 
 const COLLECT_PATTERN = 'pattern_collect_information';
-const ENGINE_SLOTS = [
-  'requested_slot',
-  'session_started_metadata',
-  'flow_hashes',
-  'mocked_datetime',
-  'language',
-  'route_session_to_calm',
-];
+const ENGINE_SLOTS = [...BUILT_IN_SLOTS].filter((name) => name !== RESERVED_SLOT);
 
 /**
  * Rasa's "slot was not asked for" rule: a SetSlot is accepted for the slot being asked, for slots the

@@ -64,6 +64,8 @@ export interface Slot {
 export interface Button {
   readonly title: string;
   readonly payload: string;
+  /** the button's other keys (a channel's `type`, `url`, ...): Rasa sends the button dict whole */
+  readonly extra?: Readonly<Record<string, unknown>>;
   readonly source?: SourceRef;
 }
 

@@ -1,3 +1,4 @@
+import { withBuiltInSlots } from '../domain/built-in-slots.js';
 import { evaluateCondition, parseCondition } from '../flows/conditions/index.js';
 import type { ParseResult } from '../flows/conditions/index.js';
 import { renderTemplate } from '../flows/template.js';
@@ -10,9 +11,11 @@ export interface ConditionScope {
 
 /**
  * Rasa's pipeline: render Jinja with the frame context, parse, evaluate against slots and context. A
- * condition that does not parse or fails to evaluate is false.
+ * condition that does not parse or fails to evaluate is false. Rasa's built-in slots read as null
+ * while unset (`slots.language is null`), as its domain always holds them.
  */
-export function conditionHolds(condition: Condition, scope: ConditionScope): boolean {
+export function conditionHolds(condition: Condition, given: ConditionScope): boolean {
+  const scope = { context: given.context, slots: withBuiltInSlots(given.slots) };
   if (condition.ast) return evaluateCondition(condition.ast, scope);
   if (!condition.isTemplate) return false;
   const parsed = parseRendered(

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { DiagnosticCode } from '../../core/diagnostic-codes.js';
-import type { ProjectDiagnostics } from '../diagnostics.js';
+import { ProjectDiagnostics } from '../diagnostics.js';
 import { validateFile } from '../schemas/index.js';
 import type { FileKind } from '../schemas/index.js';
 import type { ProjectFiles } from './discover.js';
@@ -68,12 +68,28 @@ export function readProject(
     dataResponses: pick('domain', 'responses'),
     endpoints: single(files.endpoints, 'endpoints'),
     credentials: single(files.credentials, 'credentials'),
-    tests: files.tests
-      .map((path) => readYaml(path, diagnostics, 'test_cases'))
-      .filter(isDefined)
-      .filter((file) => hasKey(file.data, 'test_cases'))
-      .map((file) => checked(file, asRecord(file.data), 'e2e', diagnostics)),
+    tests: files.tests.map((path) => readTestFile(path, diagnostics)).filter(isDefined),
   };
+}
+
+/**
+ * An e2e test file never blocks validate, train or run: what is wrong in it (YAML syntax, the e2e format)
+ * is a warning for that file, E2E_TEST_FILE_INVALID, naming the problem's own code; `parley test e2e`
+ * reports it as an error. A file that is empty, holds only comments or has no `test_cases` is no test file.
+ */
+function readTestFile(path: string, diagnostics: ProjectDiagnostics): Section | undefined {
+  const own = new ProjectDiagnostics();
+  const file = readYaml(path, own, 'test_cases');
+  const section =
+    file && hasKey(file.data, 'test_cases') ? checked(file, asRecord(file.data), 'e2e', own) : undefined;
+  for (const item of own.all) {
+    diagnostics.add({
+      ...item,
+      code: 'E2E_TEST_FILE_INVALID',
+      message: `${item.message} (${item.code})`,
+    });
+  }
+  return section;
 }
 
 /** Reads and parses a file; with `mustMention`, a file whose text lacks that key is skipped unparsed. */

@@ -1,4 +1,4 @@
-import { CORE_SCHEMA, load } from 'js-yaml';
+import { CORE_SCHEMA, load, loadAll } from 'js-yaml';
 import { createRequire } from 'node:module';
 import type { Document, LineCounter, Node } from 'yaml';
 import type * as YamlModule from 'yaml';
@@ -62,7 +62,21 @@ export function parseYamlFile(
   try {
     return new YamlFile(path, text, load(text, { schema: CORE_SCHEMA, filename: path }));
   } catch (error) {
+    if (holdsNoDocument(text)) return new YamlFile(path, text, null);
     return recoverFromSyntaxErrors(path, text, error, diagnostics);
+  }
+}
+
+/**
+ * An empty file, or one of only comments, blank lines and document markers. Rasa's YAML reader returns
+ * nothing for it and the file counts as empty (a credentials.yml of comments configures no channel);
+ * js-yaml's `load` refuses it ("the input is empty").
+ */
+export function holdsNoDocument(text: string): boolean {
+  try {
+    return loadAll(text, null, { schema: CORE_SCHEMA }).every((document) => document === null);
+  } catch {
+    return false;
   }
 }
 

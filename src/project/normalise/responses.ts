@@ -55,10 +55,11 @@ function buildButtons(raw: unknown, context: SourceContext, path: PathSegment[])
   if (!Array.isArray(raw)) return [];
   return raw.filter(isRecord).map((button, index) => {
     const source = sourceAt(context, [...path, index]);
+    const { title, payload, ...extra } = button;
     return {
-      title: pythonString(button['title'] ?? ''),
-      payload:
-        button['payload'] === undefined || button['payload'] === null ? '' : pythonString(button['payload']),
+      title: pythonString(title ?? ''),
+      payload: payload === undefined || payload === null ? '' : pythonString(payload),
+      ...(Object.keys(extra).length > 0 ? { extra } : {}),
       ...(source ? { source } : {}),
     };
   });

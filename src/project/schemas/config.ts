@@ -4,8 +4,9 @@ import type { SchemaObject } from 'ajv';
  * JSON Schema (draft-07) of config.yml. Rasa only requires a map here (its own schema is
  * `type: map`) and checks components when it builds the graph; we check the shape the loader relies
  * on: `pipeline` and `policies` are lists of components, each a map with a `name`. Component settings
- * and unknown top-level keys pass. An empty `pipeline:` or `policies:` is allowed (Rasa fills in
- * defaults). See flows.ts for the meaning of the `x-` annotations.
+ * pass. An unknown top-level key, which Rasa reads past, is a CONFIG_IGNORED_KEY warning. An empty
+ * `pipeline:` or `policies:` is allowed (Rasa fills in defaults). See flows.ts for the meaning of the
+ * `x-` annotations.
  */
 
 const component: SchemaObject = {
@@ -24,7 +25,13 @@ const componentList = (example: string): SchemaObject => ({
 
 export const configSchema: SchemaObject = {
   type: 'object',
+  additionalProperties: false,
+  'x-codes': { additionalProperties: 'CONFIG_IGNORED_KEY' },
   properties: {
+    version: { type: 'string' },
+    // read by Rasa's TrainingDataImporter and by Parley's own settings
+    importers: { type: ['array', 'null'] },
+    parley: { type: ['object', 'null'] },
     recipe: { type: 'string' },
     language: { type: 'string' },
     additional_languages: { type: ['array', 'null'], items: { type: 'string' } },

@@ -5,9 +5,12 @@ import { rejectionsSchema } from './flows.js';
  * JSON Schema (draft-07) of one domain file (the domain may be split over many files).
  *
  * Modelled on Rasa's `rasa/shared/utils/schemas/domain.yml` and `responses.yml` (pykwalify), which are
- * tolerant: unknown top-level keys, unknown slot keys, unknown mapping keys and unknown response keys
- * pass, so they pass here too (responses carry channel-specific extras). Sections may be empty (`actions:`
- * with every item commented out), which Rasa reads as absent. What is checked:
+ * tolerant: unknown top-level keys, slot, mapping, intent, entity, session_config and config keys pass
+ * Rasa's schema and are read past. Here each is a DOMAIN_IGNORED_KEY warning, never an error, so a typo
+ * (`respones:`) is seen. Two differ in Rasa, and are warnings here all the same (docs/decisions.md): a slot
+ * key its slot classes do not take stops Rasa at load, and a response variation key its responses schema
+ * does not list is a schema error there. Sections may be empty (`actions:` with every item commented
+ * out), which Rasa reads as absent. What is checked:
  * - slot `type` is one of Rasa's built-in type names, compared case-sensitively as
  *   `Slot.resolve_by_type` does (`Text` is not `text`). Rasa would also accept a Python module path
  *   to a custom slot class; such classes cannot run in Parley, so they are rejected here.
@@ -28,6 +31,15 @@ export const SLOT_MAPPING_TYPES = [
   'custom',
 ] as const;
 
+/** Unknown keys of the object are DOMAIN_IGNORED_KEY warnings; `fate` says what becomes of them. */
+function readPast(fate?: string): SchemaObject {
+  return {
+    additionalProperties: false,
+    'x-codes': { additionalProperties: 'DOMAIN_IGNORED_KEY' },
+    ...(fate === undefined ? {} : { 'x-ignored': fate }),
+  };
+}
+
 const text = { type: 'string' };
 const flag = { type: 'boolean' };
 const textList = { type: 'array', items: text };
@@ -43,7 +55,7 @@ function nameOrNamedMap(settings: SchemaObject, example: string): SchemaObject {
       minProperties: 1,
       maxProperties: 1,
       'x-message': `must be a one-key map like \`${example}\``,
-      additionalProperties: { type: ['object', 'null'], ...settings },
+      additionalProperties: { type: ['object', 'null'], ...readPast(), ...settings },
     },
   };
 }
@@ -52,6 +64,7 @@ const slotMapping: SchemaObject = {
   type: 'object',
   'x-expected': 'a map with a type, e.g. `- type: from_llm`',
   required: ['type'],
+  ...readPast(),
   properties: {
     type: { enum: [...SLOT_MAPPING_TYPES] },
     intent: textOrTextList,
@@ -69,6 +82,7 @@ const slotMapping: SchemaObject = {
       items: {
         type: 'object',
         'x-expected': 'a map like `- active_flow: transfer_money`',
+        ...readPast(),
         properties: {
           active_flow: { type: ['string', 'null'] },
           active_loop: { type: ['string', 'null'] },
@@ -83,6 +97,7 @@ const slot: SchemaObject = {
   type: 'object',
   'x-expected': 'a map with at least a type, e.g. `type: text`',
   required: ['type'],
+  ...readPast("Parley ignores it (Rasa's slot classes refuse a setting they do not take)"),
   properties: {
     type: { enum: [...SLOT_TYPES] },
     initial_value: {},
@@ -96,8 +111,11 @@ const slot: SchemaObject = {
     min_value: { type: 'number' },
     max_value: { type: 'number' },
     shared_for_coexistence: flag,
+    value_reset_delay: { type: ['integer', 'null'] },
+    is_builtin: flag,
     validation: {
       type: 'object',
+      ...readPast(),
       properties: { rejections: rejectionsSchema, refill_utter: text },
     },
   },
@@ -125,6 +143,8 @@ const variation: SchemaObject = {
   anyOf: [{ required: ['text'] }, { required: ['custom'] }],
   'x-message': "a response variation needs 'text' or 'custom'",
   'x-hint': 'add `text: "..."`, or `custom: {...}` for a channel-specific payload',
+  ...readPast("Parley does not send it (Rasa's responses schema refuses a key it does not list)"),
+  'x-hints': { additionalProperties: 'remove it, or check its spelling and indentation' },
   properties: {
     id: text,
     text,
@@ -145,6 +165,7 @@ const variation: SchemaObject = {
 
 export const domainSchema: SchemaObject = {
   type: 'object',
+  ...readPast(),
   properties: {
     version: { type: 'string', 'x-hint': 'quote the version, e.g. version: "3.1"' },
     intents: {
@@ -159,7 +180,7 @@ export const domainSchema: SchemaObject = {
       type: ['array', 'null'],
       'x-expected': 'a list of entities',
       items: nameOrNamedMap(
-        { properties: { roles: textList, groups: textList } },
+        { properties: { roles: textList, groups: textList, influence_conversation: flag } },
         'city: {roles: [from, to]}',
       ),
     },
@@ -187,18 +208,23 @@ export const domainSchema: SchemaObject = {
       'x-expected': 'a map of form name to form',
       additionalProperties: {
         type: ['object', 'null'],
-        properties: { required_slots: { type: ['array', 'null'], items: text } },
+        ...readPast(),
+        properties: {
+          required_slots: { type: ['array', 'null'], items: text },
+          ignored_intents: textOrTextList,
+        },
       },
     },
     session_config: {
       type: ['object', 'null'],
+      ...readPast(),
       properties: {
         session_expiration_time: { type: 'number', minimum: 0 },
         carry_over_slots_to_new_session: flag,
         start_session_after_expiry: flag,
       },
     },
-    config: { type: ['object', 'null'], properties: { store_entities_as_slots: flag } },
+    config: { type: ['object', 'null'], ...readPast(), properties: { store_entities_as_slots: flag } },
     e2e_actions: { type: ['array', 'null'], items: text },
   },
 };

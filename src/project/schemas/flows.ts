@@ -30,6 +30,19 @@ const flag = { type: 'boolean' };
 // ignored there, so they are warnings here (FLOWS_IGNORED_KEY), not errors
 const IGNORED = { additionalProperties: 'FLOWS_IGNORED_KEY' } as const;
 
+/**
+ * A key Rasa's schema allows but no step reader uses: any value is reported as FLOWS_IGNORED_KEY (a
+ * warning), with what to do instead.
+ */
+function readPast(key: string, instead: string): SchemaObject {
+  return {
+    not: {},
+    'x-message': `'${key}' has no effect here; it is ignored, as in Rasa`,
+    'x-hint': instead,
+    'x-codes': { not: 'FLOWS_IGNORED_KEY' },
+  };
+}
+
 /** A pypred condition. YAML `if: False` is a boolean, which Rasa stores as the string "False". */
 export const predicateSchema: SchemaObject = {
   type: ['string', 'boolean'],
@@ -118,6 +131,10 @@ const stepKinds: Record<(typeof STEP_KINDS)[number], SchemaObject> = {
   set_slots: {
     additionalProperties: false,
     properties: {
+      reset_after_flow_ends: readPast(
+        'reset_after_flow_ends',
+        'set_slots slots are reset when the flow ends unless listed in the flow’s persisted_slots',
+      ),
       set_slots: {
         type: 'array',
         'x-expected': 'a list of one-key maps, e.g. `- amount: null`',

@@ -19,6 +19,8 @@ interface Annotations {
   'x-hint'?: string;
   'x-hints'?: Record<string, string>;
   'x-codes'?: Record<string, DiagnosticCode>;
+  /** what happens to an unknown key reported under a warning code (default: ignored, as in Rasa) */
+  'x-ignored'?: string;
   properties?: Record<string, unknown>;
 }
 
@@ -46,15 +48,13 @@ export function toProblems(errors: readonly ErrorObject[]): SchemaProblem[] {
 
 /** A problem the catalogue has a code of its own for (the schema's `x-codes`, per ajv keyword) carries it. */
 function withCode(problem: SchemaProblem, error: ErrorObject): SchemaProblem {
-  const code = (error.parentSchema as Annotations | undefined)?.['x-codes']?.[error.keyword];
+  const schema = error.parentSchema as Annotations | undefined;
+  const code = schema?.['x-codes']?.[error.keyword];
   if (code === undefined) return problem;
   // a key Rasa reads past is a warning: say what happens to it
   const ignored = error.keyword === 'additionalProperties' && DIAGNOSTIC_CODES[code].severity === 'warning';
-  return {
-    ...problem,
-    code,
-    ...(ignored ? { message: `${problem.message}; it is ignored, as in Rasa` } : {}),
-  };
+  const fate = schema?.['x-ignored'] ?? 'it is ignored, as in Rasa';
+  return { ...problem, code, ...(ignored ? { message: `${problem.message}; ${fate}` } : {}) };
 }
 
 function relevantErrors(errors: readonly ErrorObject[]): ErrorObject[] {

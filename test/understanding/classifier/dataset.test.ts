@@ -54,6 +54,11 @@ describe('classifier data readers', () => {
     ]);
   });
 
+  it('reads a file that is empty or holds only comments as no examples, as Rasa does', () => {
+    expect(readNluYamlExamples('')).to.deep.equal([]);
+    expect(readNluYamlExamples('# nlu:\n#   - intent: greet\n\n')).to.deep.equal([]);
+  });
+
   it('reports YAML that does not parse', () => {
     expect(() => readNluYamlExamples('nlu: [', 'bad.yml'))
       .to.throw(ClassifierError)

@@ -10,20 +10,30 @@ export const buttonsRule: ValidationRule = {
     for (const response of context.assistant.domain.responses.values()) {
       if (response.isDefault) continue;
       for (const variation of response.variations) {
-        for (const button of variation.buttons) checkButton(context, response.name, button);
+        const jinja = variation.metadata['template'] === 'jinja';
+        for (const button of variation.buttons) checkButton(context, response.name, button, jinja);
       }
     }
   },
 };
 
-function checkButton(context: RuleContext, responseName: string, button: Button): void {
+/**
+ * The payload as the button sends it. Rasa formats response strings with Python's str.format, so `{{`
+ * and `}}` (its documented escape for JSON, `/inform{{"plan":"basic"}}`) are sent as `{` and `}`; a
+ * Jinja-templated response is rendered by Jinja instead and left as written here.
+ */
+export function sentPayload(payload: string, jinja: boolean): string {
+  return jinja ? payload : payload.replace(/\{\{|\}\}/g, (pair) => pair.charAt(0));
+}
+
+function checkButton(context: RuleContext, responseName: string, button: Button, jinja: boolean): void {
   const where = button.source;
   const label = `Button '${button.title}' of '${responseName}'`;
   if (button.payload.trim() === '') {
     context.report('BUTTON_PAYLOAD_EMPTY', where, `${label} has an empty payload.`);
     return;
   }
-  const payload = parseDirectPayload(button.payload);
+  const payload = parseDirectPayload(sentPayload(button.payload, jinja));
   if (payload === undefined) {
     context.report('BUTTON_FREE_FORM_PAYLOAD', where, `${label} sends the free text '${button.payload}'.`);
     return;

@@ -1,3 +1,4 @@
+import { RESERVED_SLOT } from '../../../core/domain/built-in-slots.js';
 import type { CollectStep, Flow } from '../../../core/flows/types.js';
 import type { RuleContext, ValidationRule } from '../rule.js';
 
@@ -23,6 +24,15 @@ function checkSlot(context: RuleContext, flow: Flow, step: CollectStep): void {
       flow,
       step,
       `'${step.collect}' is not a valid slot name.`,
+    );
+    return;
+  }
+  if (step.collect === RESERVED_SLOT) {
+    context.reportStep(
+      'STEP_RESERVED_SLOT',
+      flow,
+      step,
+      `Flow '${flow.id}' collects '${step.collect}', a slot Rasa reserves for its own use.`,
     );
     return;
   }

@@ -1,3 +1,4 @@
+import { isBuiltInSlot } from '../../../core/domain/built-in-slots.js';
 import type { Slot } from '../../../core/domain/types.js';
 import {
   conditionComparisons,
@@ -84,7 +85,7 @@ function checkIdentifier(context: RuleContext, condition: Condition, name: strin
     return;
   }
   const slotName = name.slice('slots.'.length).split('.')[0] ?? '';
-  if (!context.assistant.domain.slots.has(slotName)) {
+  if (!context.assistant.domain.slots.has(slotName) && !isBuiltInSlot(slotName)) {
     context.report(
       'CONDITION_UNKNOWN_SLOT',
       condition.source,

@@ -1,3 +1,4 @@
+import { isBuiltInSlot } from '../../../core/domain/built-in-slots.js';
 import type { ResponseTemplate, ResponseVariation } from '../../../core/domain/types.js';
 import type { RuleContext, ValidationRule } from '../rule.js';
 
@@ -40,7 +41,7 @@ function checkVariation(
   const missing = new Set<string>();
   for (const match of variation.text.matchAll(FORMAT_FIELD)) {
     const name = match[1] ?? '';
-    if (!context.assistant.domain.slots.has(name)) missing.add(name);
+    if (!context.assistant.domain.slots.has(name) && !isBuiltInSlot(name)) missing.add(name);
   }
   for (const name of missing) {
     context.report(

@@ -1,7 +1,8 @@
+import { isBuiltInSlot, RESERVED_SLOT } from '../../../core/domain/built-in-slots.js';
 import { coerceSlotValue } from '../../../core/domain/slot-values.js';
 import type { ValidationRule } from '../rule.js';
 
-/** set_slots steps set declared, non-list slots to values of their type. */
+/** set_slots steps set declared (or Rasa's built-in), non-list slots to values of their type. */
 export const setSlotsStepsRule: ValidationRule = {
   name: 'set-slots-steps',
   check(context) {
@@ -9,7 +10,16 @@ export const setSlotsStepsRule: ValidationRule = {
       if (step.kind !== 'set_slots') continue;
       for (const { name, value } of step.slots) {
         const slot = context.assistant.domain.slots.get(name);
-        if (!slot) {
+        if (name === RESERVED_SLOT) {
+          context.reportStep(
+            'STEP_RESERVED_SLOT',
+            flow,
+            step,
+            `Flow '${flow.id}' sets '${name}', a slot Rasa reserves for its own use.`,
+          );
+        } else if (!slot && isBuiltInSlot(name)) {
+          continue;
+        } else if (!slot) {
           context.reportStep(
             'SET_SLOTS_UNKNOWN_SLOT',
             flow,

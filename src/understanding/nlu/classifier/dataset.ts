@@ -59,6 +59,8 @@ export function readNluYamlExamples(content: string, file = 'nlu.yml'): Labelled
   try {
     data = load(content, { schema: CORE_SCHEMA });
   } catch (error) {
+    // a file of only comments holds no document: no examples, as in Rasa
+    if (content.split('\n').every((line) => /^\s*(?:#.*)?$/.test(line))) return [];
     throw new ClassifierError('NLU_BAD_DATA_FILE', `${file}: not valid YAML.`, { cause: error });
   }
   const items = isRecord(data) && Array.isArray(data['nlu']) ? data['nlu'] : [];

@@ -1,0 +1,40 @@
+/**
+ * Slots Rasa keeps for every assistant without the domain declaring them: its DEFAULT_SLOT_NAMES
+ * (`requested_slot`, `session_started_metadata`, `flow_hashes`, `mocked_datetime`), the `language` slot of
+ * multi-language assistants, coexistence's `route_session_to_calm`, and `dialogue_stack`, where Rasa 3.7
+ * kept the stack. (The default patterns' slots, `confirm_correction` and the others, are in the domain
+ * already: default-patterns.yml declares them.) A project may read them in conditions (`slots.language`)
+ * and responses, and set them in `set_slots` steps, except `dialogue_stack`, which Rasa's validator
+ * refuses in a collect or set_slots step.
+ */
+export const BUILT_IN_SLOTS: ReadonlySet<string> = new Set([
+  'requested_slot',
+  'session_started_metadata',
+  'flow_hashes',
+  'mocked_datetime',
+  'language',
+  'route_session_to_calm',
+  'dialogue_stack',
+]);
+
+/** The built-in slot no flow step may collect or set. */
+export const RESERVED_SLOT = 'dialogue_stack';
+
+export function isBuiltInSlot(name: string): boolean {
+  return BUILT_IN_SLOTS.has(name);
+}
+
+/** `dialogue_stack` aside, Rasa's domain holds every built-in slot, so an unset one reads as None. */
+const NULL_BUILT_IN_SLOTS: Readonly<Record<string, null>> = Object.fromEntries(
+  [...BUILT_IN_SLOTS].filter((name) => name !== RESERVED_SLOT).map((name) => [name, null]),
+);
+
+/** The slots as Rasa's conditions and responses see them: unset built-in slots are null, not missing. */
+export function withBuiltInSlots(
+  slots: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> {
+  for (const name of Object.keys(NULL_BUILT_IN_SLOTS)) {
+    if (!Object.hasOwn(slots, name)) return { ...NULL_BUILT_IN_SLOTS, ...slots };
+  }
+  return slots;
+}

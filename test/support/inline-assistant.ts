@@ -15,6 +15,8 @@ import type { TrackerState } from '../../src/core/events/tracker-state.js';
 import type { Event, UnstampedEvent } from '../../src/core/events/types.js';
 import type { Clock, TrackerStore } from '../../src/core/ports.js';
 import type { Agent, TurnResult } from '../../src/runtime/agent.js';
+import type { Logger } from '../../src/runtime/logger.js';
+import type { KnowledgeIndex } from '../../src/knowledge/knowledge-index.js';
 import { loadProject } from '../../src/project/load-project.js';
 import { VALIDATION_RULES } from '../../src/project/validate/index.js';
 import { RuleContext } from '../../src/project/validate/rule.js';
@@ -92,6 +94,11 @@ export interface ConversationOptions {
   readonly engineOptions?: Partial<EngineOptions>;
   readonly trackerStore?: TrackerStore;
   readonly conversationId?: string;
+  /** the knowledge index action_trigger_search searches (EnterpriseSearchPolicy) */
+  readonly knowledge?: KnowledgeIndex;
+  /** where `${VAR}`s of LLM settings are read */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  readonly logger?: Logger;
 }
 
 export interface FrameSummary {
@@ -139,6 +146,9 @@ export async function startConversation(
     clock: options.clock ?? new ManualClock(),
     random: () => 0,
     ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
+    ...(options.knowledge ? { knowledge: options.knowledge } : {}),
+    ...(options.env ? { env: options.env } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
   });
   const conversationId = options.conversationId ?? 'test-user';
   const turn = (text: string, commands?: readonly Command[]): Promise<TurnResult> =>

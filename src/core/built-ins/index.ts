@@ -13,7 +13,7 @@ import {
 } from './simple.js';
 import type { BuiltInAction } from './types.js';
 
-export type { ActionEffect, BuiltInAction } from './types.js';
+export type { ActionEffect, BuiltInAction, RuntimeBuiltInAction } from './types.js';
 
 /**
  * The built-in actions that are pure functions of the tracker. action_session_start is the runtime's

@@ -1,6 +1,7 @@
 import type { EngineContext } from '../engine-context.js';
 import type { TrackerState } from '../events/tracker-state.js';
 import type { UnstampedEvent } from '../events/types.js';
+import type { ActionRequest } from '../ports.js';
 
 /** What an action does: events to append, and responses to utter (rendered by the runtime), in order. */
 export type ActionEffect =
@@ -21,3 +22,9 @@ export function eventEffect(event: UnstampedEvent): ActionEffect {
 export function utterEffect(response: string, kwargs?: Readonly<Record<string, unknown>>): ActionEffect {
   return kwargs ? { kind: 'utter', response, kwargs } : { kind: 'utter', response };
 }
+
+/**
+ * A built-in action that needs more than the tracker (an index loaded at start-up, an LLM): supplied
+ * by the composition root, run by the action runner in place of the pure built-in of the same name.
+ */
+export type RuntimeBuiltInAction = (request: ActionRequest) => Promise<readonly ActionEffect[]>;

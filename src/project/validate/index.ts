@@ -11,6 +11,7 @@ import { conditionsRule } from './rules/conditions.js';
 import { configRule } from './rules/config.js';
 import { flowIdentityRule } from './rules/flow-identity.js';
 import { flowReferencesRule } from './rules/flow-references.js';
+import { knowledgeRule } from './rules/knowledge.js';
 import { nluDataRule } from './rules/nlu-data.js';
 import { nluTriggersRule } from './rules/nlu-triggers.js';
 import { persistedSlotsRule } from './rules/persisted-slots.js';
@@ -34,6 +35,7 @@ export const VALIDATION_RULES: readonly ValidationRule[] = [
   responsesRule,
   buttonsRule,
   nluDataRule,
+  knowledgeRule,
 ];
 
 export interface ValidationResult {

@@ -62,7 +62,10 @@ export function faqPairs(text: string): { question: string; answer: string }[] |
   });
 }
 
-/** The paragraphs of a text, short ones joined to the next, long ones cut by splitText(). */
+/**
+ * The paragraphs of a text, short ones joined to the next by a line break (not a blank line: channels
+ * send each blank-line-separated part of a text as a message of its own), long ones cut by splitText().
+ */
 export function passages(text: string): string[] {
   const paragraphs = text
     .replace(/\r\n?/gu, '\n')
@@ -72,7 +75,7 @@ export function passages(text: string): string[] {
   const joined: string[] = [];
   let pending = '';
   for (const paragraph of paragraphs) {
-    const text = pending ? `${pending}\n\n${paragraph}` : paragraph;
+    const text = pending ? `${pending}\n${paragraph}` : paragraph;
     if (text.length < SHORT_PARAGRAPH) pending = text;
     else {
       joined.push(text);

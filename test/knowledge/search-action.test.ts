@@ -124,7 +124,7 @@ describe('action_trigger_search answering from the local knowledge index', () =>
     const conversation = await startConversation(assistant, { knowledge: index! });
     await conversation.send('How long does international delivery take?', ASK);
     const [second] = bots(await conversation.send('Is there a lifetime warranty on the steel frames?', ASK));
-    expect(second?.text).to.match(/^Warranty\n\nOur steel frames carry a lifetime warranty/);
+    expect(second?.text).to.match(/^Warranty\nOur steel frames carry a lifetime warranty/);
     expect(second?.metadata?.['search_sources']).to.deep.include('docs/warranty.txt');
   });
 });

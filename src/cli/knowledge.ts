@@ -1,6 +1,11 @@
 import type { Assistant } from '../core/assistant.js';
 import type { RuntimeBuiltInAction } from '../core/built-ins/types.js';
-import { answersWithLlm, knowledgeConfigOf, vectorStoreFallback } from '../core/knowledge-config.js';
+import {
+  answersWithLlm,
+  knowledgeConfigOf,
+  SEARCH_POLICY,
+  vectorStoreFallback,
+} from '../core/knowledge-config.js';
 import type { KnowledgeIndex } from '../knowledge/knowledge-index.js';
 import { knowledgeSearchAction } from '../knowledge/search-action.js';
 import type { Logger } from '../runtime/logger.js';
@@ -23,6 +28,11 @@ export function knowledgeBuiltIns(options: {
   if (!config) return new Map();
   const fallback = vectorStoreFallback(config);
   options.logger?.warn({ code: fallback.code }, fallback.message);
+  if (!options.index)
+    options.logger?.warn(
+      { code: 'KNOWLEDGE_DOCUMENTS_MISSING' },
+      `${SEARCH_POLICY}: the model has no knowledge index (no .txt documents in ${config.source} when it was trained); knowledge questions are answered with utter_no_knowledge_base.`,
+    );
   let llm: OpenAiClient | undefined;
   if (options.index && answersWithLlm(config)) {
     const resolved = resolveComponentLlm(

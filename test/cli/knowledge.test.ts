@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readModel } from '../../src/cli/model-archive.js';
 import { startServer } from '../../src/cli/serve.js';
@@ -119,6 +119,25 @@ describe('parley train, validate and run with a knowledge base (EnterpriseSearch
     expect(without.code).to.equal(0);
     expect(without.stdout + without.stderr).to.contain('KNOWLEDGE_DOCUMENTS_MISSING');
     expect(without.stdout + without.stderr).to.contain('./docs does not exist');
+  });
+
+  it('passes an e2e test whose bot line is the answer, as Rasa e2e tests check search answers', async () => {
+    mkdirSync(join(root, 'tests'));
+    writeFileSync(
+      join(root, 'tests', 'knowledge.yml'),
+      [
+        'test_cases:',
+        '  - test_case: opening hours from the FAQ',
+        '    steps:',
+        '      - user: when is the shop open?',
+        '      - bot: "The shop in Ghent is open Tuesday to Saturday from 10:00 to 18:00. It is closed on Sundays and Mondays."',
+        '      - utter: utter_can_do_something_else',
+        '',
+      ].join('\n'),
+    );
+    const run = await runCli(['test', 'e2e', '-p', root]);
+    expect(run.code, run.stdout + run.stderr).to.equal(0);
+    expect(run.stdout).to.contain('0 failed, 1 passed');
   });
 
   it('answers a knowledge question over the REST channel with the passage and its source', async () => {

@@ -103,6 +103,13 @@ describe('action_trigger_search with the policy’s LLM: answers generated from 
     );
   });
 
+  it('asks no LLM with use_generative_llm: false, and answers with the best passage', async () => {
+    const { conversation } = await ragConversation('use_generative_llm: false');
+    const [answer] = bots(await conversation.send('When are refunds paid?', ASK));
+    expect(fake.requests).to.have.length(0);
+    expect(answer?.text).to.match(/^Refunds are paid to the original payment method/);
+  });
+
   it('asks no LLM when no passage is relevant', async () => {
     const { conversation } = await ragConversation();
     const events = await conversation.send('Who won the football match yesterday evening?', ASK);

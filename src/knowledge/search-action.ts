@@ -9,6 +9,7 @@ import { cannotHandleEffects, NO_RELEVANT_ANSWER_REASON } from '../core/built-in
 import type { ActionEffect, RuntimeBuiltInAction } from '../core/built-ins/types.js';
 import { eventEffect, utterEffect } from '../core/built-ins/types.js';
 import type { TrackerState } from '../core/events/tracker-state.js';
+import { SEARCH_POLICY } from '../core/knowledge-config.js';
 import type { KnowledgeConfig } from '../core/knowledge-config.js';
 import type { ActionRequest } from '../core/ports.js';
 import { LlmError } from '../understanding/llm/errors.js';
@@ -17,8 +18,6 @@ import { postProcessCitations } from './citations.js';
 import type { KnowledgeHit, KnowledgeIndex } from './knowledge-index.js';
 import { NO_RAG_ANSWER } from './prompt.js';
 import { ragPrompt } from './rag-inputs.js';
-
-export const SEARCH_POLICY_SOURCE = 'EnterpriseSearchPolicy';
 
 export interface KnowledgeSearchOptions {
   readonly config: KnowledgeConfig;
@@ -93,7 +92,7 @@ function answer(text: string, query: string, hits: readonly KnowledgeHit[]): Act
     metadata: {
       search_results: hits.map((hit) => hit.chunk.text),
       search_sources: hits.map((hit) => hit.chunk.source),
-      utter_source: SEARCH_POLICY_SOURCE,
+      utter_source: SEARCH_POLICY,
       search_query: query,
     },
   });

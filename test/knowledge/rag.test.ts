@@ -110,6 +110,13 @@ describe('action_trigger_search with the policy’s LLM: answers generated from 
     expect(answer?.text).to.match(/^Refunds are paid to the original payment method/);
   });
 
+  it('says at start-up that a custom prompt_template of the policy is not used', async () => {
+    const { logger } = await ragConversation('prompt_template: prompts/search.jinja2');
+    expect(logger.warnings).to.include(
+      'EnterpriseSearchPolicy: prompt_template is not used; Parley asks the LLM with its own prompt (docs/knowledge.md).',
+    );
+  });
+
   it('asks no LLM when no passage is relevant', async () => {
     const { conversation } = await ragConversation();
     const events = await conversation.send('Who won the football match yesterday evening?', ASK);

@@ -132,7 +132,7 @@ function indexOptions(language: string) {
       boost: { question: 2 },
       // the question was processed already: its terms are index terms
       processTerm: (term: string) => term,
-      prefix: (term: string) => term.length >= 5,
+      prefix: (term: string) => term.length >= 4,
       fuzzy: (term: string) => (term.length >= 6 ? 0.2 : false),
     },
   };

@@ -14,7 +14,7 @@ export const DEFAULT_MAX_MESSAGES_IN_QUERY = 2;
  * local lexical (BM25) index of the documents in `source`, whatever `vector_store.type` says.
  */
 export interface KnowledgeConfig {
-  /** `vector_store.type`, lower case (`faiss` when absent) */
+  /** `vector_store.type` as written (`faiss` when absent) */
   readonly vectorStoreType: string;
   /** whether `vector_store.type` named a store (an absent type is FAISS, Rasa's default) */
   readonly vectorStoreTypeGiven: boolean;
@@ -46,7 +46,7 @@ export function knowledgeConfigOf(config: Pick<AssistantConfig, 'policies'>): Kn
   const source =
     typeof store['source'] === 'string' && store['source'].trim() !== '' ? store['source'] : undefined;
   return {
-    vectorStoreType: (type ?? DEFAULT_VECTOR_STORE_TYPE).toLowerCase(),
+    vectorStoreType: type ?? DEFAULT_VECTOR_STORE_TYPE,
     vectorStoreTypeGiven: type !== undefined,
     source: source ?? DEFAULT_KNOWLEDGE_SOURCE,
     threshold: positiveNumber(store['threshold']),
@@ -91,7 +91,7 @@ export function vectorStoreFallback(config: KnowledgeConfig): {
   readonly code: 'KNOWLEDGE_VECTOR_STORE_REPLACED';
   readonly message: string;
 } {
-  const type = config.vectorStoreType;
+  const type = config.vectorStoreType.toLowerCase();
   const what =
     type === DEFAULT_VECTOR_STORE_TYPE
       ? `the FAISS embedding search${config.vectorStoreTypeGiven ? '' : " (Rasa's default vector store)"}`

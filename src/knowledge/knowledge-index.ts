@@ -6,7 +6,7 @@
 import MiniSearch from 'minisearch';
 import type { AsPlainObject, SearchResult } from 'minisearch';
 import type { KnowledgeChunk } from './chunks.js';
-import { queryTerms, termProcessor, tokenize } from './terms.js';
+import { hasStopWords, queryTerms, termProcessor, tokenize } from './terms.js';
 
 export const KNOWLEDGE_FORMAT_VERSION = 1;
 
@@ -45,6 +45,8 @@ export class KnowledgeIndex {
   readonly source: string;
   private readonly index: MiniSearch<KnowledgeChunk>;
   private readonly process: (token: string) => string | null;
+  /** without a stop-word list: the terms in more than half of the passages, which relevance ignores */
+  private readonly common: ReadonlySet<string>;
 
   private constructor(options: {
     chunks: readonly KnowledgeChunk[];
@@ -57,6 +59,7 @@ export class KnowledgeIndex {
     this.source = options.source;
     this.index = options.index;
     this.process = termProcessor(options.language);
+    this.common = hasStopWords(options.language) ? new Set() : commonTerms(options.chunks, this.process);
   }
 
   static build(
@@ -93,20 +96,27 @@ export class KnowledgeIndex {
   search(question: string, options: KnowledgeSearchOptions = {}): KnowledgeHit[] {
     const terms = queryTerms(question, this.process);
     if (terms.length === 0) return [];
+    const judged = this.judgedTerms(terms);
     const needed = options.threshold
-      ? Math.max(1, Math.ceil(terms.length * Math.min(1, options.threshold) - 1e-9))
-      : minimumMatches(terms.length);
+      ? Math.max(1, Math.ceil(judged.size * Math.min(1, options.threshold) - 1e-9))
+      : minimumMatches(judged.size);
     return this.index
       .search(terms.join(' '), { combineWith: 'OR' })
-      .flatMap((result) => this.hit(result, terms.length, needed))
+      .flatMap((result) => this.hit(result, judged, needed))
       .slice(0, options.limit ?? DEFAULT_PASSAGES);
   }
 
-  private hit(result: SearchResult, termCount: number, needed: number): KnowledgeHit[] {
+  /** The question's terms relevance counts: all but the common ones (unless all of them are common). */
+  private judgedTerms(terms: readonly string[]): ReadonlySet<string> {
+    const distinctive = terms.filter((term) => !this.common.has(term));
+    return new Set(distinctive.length > 0 ? distinctive : terms);
+  }
+
+  private hit(result: SearchResult, judged: ReadonlySet<string>, needed: number): KnowledgeHit[] {
     const chunk = this.chunks[Number(result.id)];
-    const matched = new Set(result.queryTerms).size;
+    const matched = new Set(result.queryTerms.filter((term) => judged.has(term))).size;
     if (!chunk || matched < needed) return [];
-    return [{ chunk, score: result.score, coverage: matched / termCount }];
+    return [{ chunk, score: result.score, coverage: matched / judged.size }];
   }
 }
 
@@ -119,6 +129,22 @@ export function minimumMatches(termCount: number): number {
   if (termCount <= 2) return 1;
   if (termCount <= 5) return 2;
   return Math.ceil(termCount / 3);
+}
+
+/** A knowledge base this small has too few passages to tell a function word by its frequency. */
+const COMMON_TERMS_MIN_PASSAGES = 8;
+
+/** Terms found in more than half of the passages: the function words of a language without a list. */
+function commonTerms(
+  chunks: readonly KnowledgeChunk[],
+  process: (token: string) => string | null,
+): Set<string> {
+  if (chunks.length < COMMON_TERMS_MIN_PASSAGES) return new Set();
+  const frequency = new Map<string, number>();
+  for (const chunk of chunks)
+    for (const term of queryTerms(`${chunk.question ?? ''} ${chunk.text}`, process))
+      frequency.set(term, (frequency.get(term) ?? 0) + 1);
+  return new Set([...frequency].filter(([, count]) => count > chunks.length / 2).map(([term]) => term));
 }
 
 function indexOptions(language: string) {

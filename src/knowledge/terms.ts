@@ -20,6 +20,11 @@ const ENGLISH_STOP_WORDS = new Set(
   ).split(' '),
 );
 
+/** Whether Parley knows the function words of the language (English only). */
+export function hasStopWords(language: string): boolean {
+  return language.toLowerCase().startsWith('en');
+}
+
 /** Splits text into word tokens (letters and digits, with inner apostrophes). */
 export function tokenize(text: string): string[] {
   return text.match(TOKEN) ?? [];
@@ -30,7 +35,7 @@ export function tokenize(text: string): string[] {
  * otherwise. Other languages keep every word, lower-cased.
  */
 export function termProcessor(language: string): (token: string) => string | null {
-  const english = language.toLowerCase().startsWith('en');
+  const english = hasStopWords(language);
   return (token) => {
     const word = token
       .toLowerCase()

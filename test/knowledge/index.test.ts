@@ -125,6 +125,33 @@ describe('searching the knowledge index', () => {
   });
 });
 
+describe('searching a knowledge base in a language without a stop-word list', () => {
+  const paragraphs = [
+    'Der Versand nach Deutschland dauert drei bis fünf Werktage und kostet sechs Euro. Ab hundertfünfzig Euro ist er für die Kunden kostenlos.',
+    'Die Rücksendung ist innerhalb von dreißig Tagen kostenlos, wenn die Ware unbenutzt ist. Das Etikett schicken wir per E-Mail an den Kunden.',
+    'Die Garantie für den Rahmen gilt ein Leben lang, für die Laufräder zwei Jahre. Verschleißteile wie die Reifen sind von der Garantie ausgenommen.',
+    'Der Laden in Gent ist von Dienstag bis Samstag von zehn bis achtzehn Uhr geöffnet. Am Sonntag und am Montag bleibt die Tür geschlossen.',
+    'Die Werkstatt repariert Fahrräder aller Marken, wenn man einen Termin vereinbart. Die Termine werden eine Woche im Voraus geplant.',
+    'Die Bezahlung ist mit der Karte, per Überweisung oder in bar im Laden möglich. Eine Ratenzahlung bieten wir für die Kunden nicht an.',
+    'Eine Probefahrt mit dem Fahrrad dauert eine halbe Stunde und ist kostenlos. Als Pfand genügt der Ausweis, den die Kunden an der Kasse zeigen.',
+    'Die Erstattung kommt innerhalb von fünf Werktagen auf das Konto des Kunden. Sie geht immer an die Zahlungsart, mit der die Bestellung bezahlt wurde.',
+  ];
+  const index = KnowledgeIndex.build(
+    chunkDocuments([{ source: 'docs/laden.txt', text: paragraphs.join('\n\n') }]),
+    { language: 'de', source: './docs' },
+  );
+
+  it('finds the passage by the words that carry the question', () => {
+    expect(index.search('Wie lange dauert der Versand?')[0]?.chunk.text).to.match(/^Der Versand/);
+    expect(index.search('Wann ist der Laden geöffnet?')[0]?.chunk.text).to.match(/^Der Laden in Gent/);
+  });
+
+  it('does not count words found in more than half of the passages ("der", "die") towards relevance', () => {
+    expect(index.search('Wer hat gestern das Spiel der Mannschaft gewonnen?')).to.deep.equal([]);
+    expect(index.search('Wo ist die Katze?')).to.deep.equal([]);
+  });
+});
+
 describe('citations of an LLM answer', () => {
   it('leaves an answer without a Sources: section as it is (trimmed)', () => {
     expect(postProcessCitations('  Plain answer.  ')).to.equal('Plain answer.');

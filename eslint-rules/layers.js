@@ -7,6 +7,7 @@ const ALLOWED_LAYERS = {
   project: ['core', 'project'],
   understanding: ['core', 'understanding'],
   actions: ['core', 'actions'],
+  knowledge: ['core', 'project', 'understanding', 'knowledge'],
   stores: ['core', 'stores'],
   runtime: ['core', 'runtime'],
   channels: ['core', 'runtime', 'channels'],

@@ -1,6 +1,6 @@
 import type { Assistant } from '../core/assistant.js';
 import { HISTORY_BUILT_IN_ACTIONS, PURE_BUILT_IN_ACTIONS } from '../core/built-ins/index.js';
-import type { ActionEffect } from '../core/built-ins/types.js';
+import type { ActionEffect, RuntimeBuiltInAction } from '../core/built-ins/types.js';
 import { trackerToJson } from '../core/events/tracker-json.js';
 import type { Event, UnstampedEvent } from '../core/events/types.js';
 import type { ActionOutcome, ActionRequest, ActionRunner } from '../core/ports.js';
@@ -17,6 +17,8 @@ export interface DefaultActionRunnerOptions {
   readonly random: () => number;
   /** where responses come from instead of the domain's templates (an NLG server) */
   readonly responses?: ResponseSource;
+  /** built-ins that need more than the tracker (the knowledge search), run instead of the pure ones */
+  readonly runtimeBuiltIns?: ReadonlyMap<string, RuntimeBuiltInAction>;
 }
 
 const UTTER_PREFIX = 'utter_';
@@ -30,12 +32,14 @@ export class DefaultActionRunner implements ActionRunner {
   private readonly sources: readonly CustomActionSource[];
   private readonly renderer: ResponseRenderer;
   private readonly responses: ResponseSource;
+  private readonly runtimeBuiltIns: ReadonlyMap<string, RuntimeBuiltInAction>;
   /** responses come from an NLG server, which knows responses the domain does not define */
   private readonly responsesFromServer: boolean;
 
   constructor(options: DefaultActionRunnerOptions) {
     this.assistant = options.assistant;
     this.sources = options.customActions;
+    this.runtimeBuiltIns = options.runtimeBuiltIns ?? new Map();
     this.renderer = new ResponseRenderer({ assistant: options.assistant, random: options.random });
     const renderer = this.renderer;
     this.responsesFromServer = options.responses !== undefined;
@@ -54,6 +58,8 @@ export class DefaultActionRunner implements ActionRunner {
       )
         return ok(await this.responses.utter(name, request));
       if (this.assistant.domain.actions.has(name)) return await this.runCustom(request);
+      const runtimeBuiltIn = this.runtimeBuiltIns.get(name);
+      if (runtimeBuiltIn) return await this.fromEffects(await runtimeBuiltIn(request), request);
       const builtIn = PURE_BUILT_IN_ACTIONS.get(name);
       if (builtIn) {
         const input = { metadata: request.metadata ?? {} };

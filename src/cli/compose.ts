@@ -24,6 +24,10 @@ import { parseNlgEndpoint } from '../actions/nlg/nlg-endpoint.js';
 import { NlgServerResponses } from '../actions/nlg/nlg-server-responses.js';
 import type { ResponseSource } from '../actions/responses/response-source.js';
 import { AppError } from '../core/errors.js';
+import type { RuntimeBuiltInAction } from '../core/built-ins/types.js';
+import type { KnowledgeIndex } from '../knowledge/knowledge-index.js';
+import type { Environment } from '../understanding/llm/config.js';
+import { knowledgeBuiltIns } from './knowledge.js';
 
 /** The one place where Parley's parts are wired together. */
 export interface ComposeOptions {
@@ -43,6 +47,12 @@ export interface ComposeOptions {
   readonly logger?: Logger;
   /** hears of every action run (the server's metrics) */
   readonly actionObserver?: ActionObserver;
+  /** the model's knowledge index, searched by action_trigger_search (EnterpriseSearchPolicy) */
+  readonly knowledge?: KnowledgeIndex;
+  /** the searching built-ins made once by knowledgeBuiltIns() (for callers composing many agents) */
+  readonly runtimeBuiltIns?: ReadonlyMap<string, RuntimeBuiltInAction>;
+  /** where `${VAR}`s of the knowledge search's LLM settings are read (default: process.env) */
+  readonly env?: Environment;
 }
 
 export const SYSTEM_CLOCK: Clock = { now: () => Date.now() / 1000 };
@@ -76,6 +86,14 @@ export async function composeAgent(options: ComposeOptions): Promise<Agent> {
     customActions: sources,
     random: options.random ?? Math.random,
     ...(responses ? { responses } : {}),
+    runtimeBuiltIns:
+      options.runtimeBuiltIns ??
+      knowledgeBuiltIns({
+        assistant: options.assistant,
+        index: options.knowledge,
+        ...(options.logger ? { logger: options.logger } : {}),
+        ...(options.env ? { env: options.env } : {}),
+      }),
   });
   const observer = options.actionObserver;
   return new Agent({

@@ -17,6 +17,7 @@ import { AppError } from '../core/errors.js';
 import type { ProjectFiles } from '../project/load/discover.js';
 import { TRAINED_NLU_VERSION } from '../understanding/nlu/trained-nlu-json.js';
 import type { TrainedNluJson } from '../understanding/nlu/trained-nlu-json.js';
+import type { KnowledgeJson } from '../knowledge/knowledge-index.js';
 import { readTar, TarError, writeTar } from './tar.js';
 
 export const MODEL_FORMAT = 'parley-model';
@@ -48,19 +49,27 @@ export interface ModelArchive {
   /** the normalised domain and flows, for inspection and for tools that read models */
   readonly compiled: { readonly domain: unknown; readonly flows: unknown };
   readonly nlu: TrainedNluJson | null;
+  /** the knowledge index of an EnterpriseSearchPolicy with documents (`knowledge.json`); null without */
+  readonly knowledge: KnowledgeJson | null;
 }
 
 /**
  * A fingerprint of everything a model depends on: the text of config.yml, the domain and the data
  * files (flows and NLU), the Rasa version whose patterns are compiled in, and Parley's version and
- * model formats (a new version may train differently). endpoints.yml and credentials.yml are left out:
- * changing a tracker store or a channel does not change the model.
+ * model formats (a new version may train differently), and the knowledge documents an
+ * EnterpriseSearchPolicy indexes (their text and their paths, which the answers cite). endpoints.yml
+ * and credentials.yml are left out: changing a tracker store or a channel does not change the model.
  */
 export function fingerprintProject(
   files: ProjectFiles,
-  inputs: { readonly parleyVersion: string; readonly rasaVersion?: string | undefined },
+  inputs: {
+    readonly parleyVersion: string;
+    readonly rasaVersion?: string | undefined;
+    /** knowledgeDocumentFiles() of the project */
+    readonly documents?: readonly string[];
+  },
 ): string {
-  const paths = [files.config, ...files.domain, ...files.data].filter(
+  const paths = [files.config, ...files.domain, ...files.data, ...(inputs.documents ?? [])].filter(
     (path): path is string => path !== undefined,
   );
   const hash = createHash('sha256')
@@ -91,6 +100,7 @@ export function writeModel(folder: string, archive: ModelArchive, fixedName?: st
     { name: 'domain.json', data: json(archive.compiled.domain) },
     { name: 'flows.json', data: json(archive.compiled.flows) },
     ...(archive.nlu ? [{ name: 'nlu.json', data: json(archive.nlu) }] : []),
+    ...(archive.knowledge ? [{ name: 'knowledge.json', data: json(archive.knowledge) }] : []),
   ];
   const mtime = Date.parse(archive.metadata.trainedAt) / 1000;
   const temporary = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
@@ -105,8 +115,11 @@ export function readModel(path: string): ModelArchive {
   const metadata = checkMetadata(path, parseJson(path, files, 'metadata.json'));
   const nlu = files.has('nlu.json') ? (parseJson(path, files, 'nlu.json') as TrainedNluJson) : null;
   if (metadata.understanding === 'nlu' && nlu === null) invalid(path, 'it has no nlu.json');
+  const knowledge = files.has('knowledge.json')
+    ? (parseJson(path, files, 'knowledge.json') as KnowledgeJson)
+    : null;
   const domain = parseJson(path, files, 'domain.json');
-  return { metadata, compiled: { domain, flows: parseJson(path, files, 'flows.json') }, nlu };
+  return { metadata, compiled: { domain, flows: parseJson(path, files, 'flows.json') }, nlu, knowledge };
 }
 
 /** Only `metadata.json`: it comes first, so the start of the file is enough (no need to unpack weights). */

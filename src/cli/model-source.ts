@@ -10,6 +10,9 @@ import { findModel, fingerprintProject, listModels, readModel } from './model-ar
 import type { ModelMetadata } from './model-archive.js';
 import { PARLEY_VERSION } from '../version.js';
 import { trainModel, understandingOf } from './train-model.js';
+import { KnowledgeIndex } from '../knowledge/knowledge-index.js';
+import type { KnowledgeJson } from '../knowledge/knowledge-index.js';
+import { knowledgeDocumentFiles } from '../project/load/knowledge-documents.js';
 
 export interface ModelSourceOptions {
   /** the loaded (and validated) project: its assistant decides what is trained, its files the fingerprint */
@@ -31,6 +34,8 @@ export interface ModelSourceOptions {
 export interface ModelSource {
   /** the pipeline to pass to chooseUnderstanding's `trained`; undefined when the project uses an LLM */
   readonly nlu: TrainedNlu | undefined;
+  /** the knowledge index for action_trigger_search; undefined when the model has none */
+  readonly knowledge: KnowledgeIndex | undefined;
   readonly modelPath: string;
   readonly metadata: ModelMetadata;
   /** true when no model matched and this call trained (and wrote) one */
@@ -49,11 +54,8 @@ export interface ModelSource {
  * needs it). Synchronous and CPU-bound while training (seconds for a typical assistant).
  */
 export function loadOrTrainModel(options: ModelSourceOptions): ModelSource {
-  const { assistant, files } = options.project;
-  const fingerprint = fingerprintProject(files, {
-    parleyVersion: PARLEY_VERSION,
-    rasaVersion: assistant.config.rasaVersion,
-  });
+  const { files } = options.project;
+  const fingerprint = projectFingerprint(options.project);
   if (options.modelPath !== undefined)
     return fromArchive(options, chosenModel(options.modelPath), fingerprint);
   const folder = options.modelsDir ?? join(files.root, 'models');
@@ -72,7 +74,22 @@ export function loadOrTrainModel(options: ModelSourceOptions): ModelSource {
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
   });
   options.logger.info({ model: trained.path, seconds: trained.metadata.trainingSeconds }, 'model trained');
-  return { nlu: trained.nlu, modelPath: trained.path, metadata: trained.metadata, trainedNow: true };
+  return {
+    nlu: trained.nlu,
+    knowledge: trained.knowledge,
+    modelPath: trained.path,
+    metadata: trained.metadata,
+    trainedNow: true,
+  };
+}
+
+/** fingerprintProject() of a loaded project: its files, its Rasa version and its knowledge documents. */
+export function projectFingerprint(project: Pick<LoadedProject, 'assistant' | 'files'>): string {
+  return fingerprintProject(project.files, {
+    parleyVersion: PARLEY_VERSION,
+    rasaVersion: project.assistant.config.rasaVersion,
+    documents: knowledgeDocumentFiles(project.assistant.config, project.files.root),
+  });
 }
 
 /** `-m PATH`: the file itself, or the newest archive in the folder. */
@@ -106,6 +123,19 @@ function fromArchive(options: ModelSourceOptions, path: string, fingerprint: str
         'but the project uses the offline NLU pipeline. Train a new model with `parley train`.',
     });
   const nlu = archive.nlu ? deserializeTrainedNlu(archive.nlu, path) : undefined;
+  const knowledge = archive.knowledge ? knowledgeIndexOf(archive.knowledge, path) : undefined;
   options.logger.info({ model: path }, 'model loaded');
-  return { nlu, modelPath: path, metadata, trainedNow: false };
+  return { nlu, knowledge, modelPath: path, metadata, trainedNow: false };
+}
+
+function knowledgeIndexOf(json: KnowledgeJson, path: string): KnowledgeIndex {
+  try {
+    return KnowledgeIndex.fromJson(json);
+  } catch (error) {
+    throw new AppError({
+      code: 'MODEL_INVALID',
+      message: `${path} cannot be used: its knowledge.json is not readable (${error instanceof Error ? error.message : String(error)}). Train a new model with \`parley train --force\`.`,
+      cause: error,
+    });
+  }
 }

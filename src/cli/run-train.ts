@@ -8,8 +8,8 @@ import { ClassifierError } from '../understanding/nlu/classifier/errors.js';
 import { EntityError } from '../understanding/nlu/entities/errors.js';
 import { formatDiagnosticsText } from './format-diagnostics.js';
 import type { CliIo } from './io.js';
-import { findModel, fingerprintProject } from './model-archive.js';
-import { PARLEY_VERSION } from '../version.js';
+import { findModel } from './model-archive.js';
+import { projectFingerprint } from './model-source.js';
 import { trainModel } from './train-model.js';
 import { progressReporter } from './training-progress.js';
 
@@ -39,10 +39,7 @@ export async function runTrain(io: CliIo, options: TrainRunOptions): Promise<num
   if (!checked) return 1;
   const { project } = checked;
   const out = options.out ?? join(project.files.root, 'models');
-  const fingerprint = fingerprintProject(project.files, {
-    parleyVersion: PARLEY_VERSION,
-    rasaVersion: project.assistant.config.rasaVersion,
-  });
+  const fingerprint = projectFingerprint(project);
   const existing = options.force ? undefined : findModel(out, fingerprint);
   if (existing !== undefined) {
     io.stdout(`Nothing changed. You can use the old model stored at '${existing}'.\n`);

@@ -133,6 +133,8 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
       commandGenerator: understanding.generator,
       logger: requestLog.logger,
       actionObserver: metrics,
+      ...(model.knowledge ? { knowledge: model.knowledge } : {}),
+      ...(options.env ? { env: options.env } : {}),
     });
     const gate = new TurnGate({ agent, logger: requestLog.logger, observer: metrics });
     const metricsGuard =

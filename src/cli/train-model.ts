@@ -10,6 +10,8 @@ import { serializeTrainedNlu } from '../understanding/nlu/trained-nlu-json.js';
 import { writeModel } from './model-archive.js';
 import type { ModelMetadata } from './model-archive.js';
 import { PARLEY_VERSION } from '../version.js';
+import { buildKnowledge } from '../knowledge/build.js';
+import type { KnowledgeIndex } from '../knowledge/knowledge-index.js';
 
 export interface TrainModelOptions {
   readonly project: Pick<LoadedProject, 'assistant' | 'files'>;
@@ -28,12 +30,15 @@ export interface TrainedModel {
   readonly metadata: ModelMetadata;
   /** undefined when the project understands through an LLM: there is no NLU to train */
   readonly nlu: TrainedNlu | undefined;
+  /** the knowledge index of an EnterpriseSearchPolicy with documents */
+  readonly knowledge: KnowledgeIndex | undefined;
 }
 
 /**
  * Trains what the project's understanding needs and writes the archive. A project whose config.yml
  * names an LLM command generator gets an archive without NLU (the compiled domain and flows only):
- * Parley runs one understanding per assistant, and it would never ask the NLU pipeline.
+ * Parley runs one understanding per assistant, and it would never ask the NLU pipeline. With an
+ * EnterpriseSearchPolicy, the `.txt` documents of its source folder are indexed into `knowledge.json`.
  */
 export function trainModel(options: TrainModelOptions): TrainedModel {
   const { assistant } = options.project;
@@ -44,6 +49,8 @@ export function trainModel(options: TrainModelOptions): TrainedModel {
     understanding === 'nlu'
       ? trainNlu(assistant, options.onProgress ? { onProgress: options.onProgress } : {})
       : undefined;
+  const knowledge = buildKnowledge(assistant.config, options.project.files.root);
+  const index = knowledge.kind === 'index' ? knowledge.index : undefined;
   const metadata: ModelMetadata = {
     format: 'parley-model',
     version: 1,
@@ -57,15 +64,16 @@ export function trainModel(options: TrainModelOptions): TrainedModel {
     understanding,
     trainingSeconds: Math.round(performance.now() - started) / 1000,
     // what the table of src/project/compatibility says Parley runs in place of (or not at all)
-    notes: componentNotes(assistant.config),
+    notes: [...componentNotes(assistant.config), ...(knowledge.kind === 'none' ? [] : [knowledge.note])],
   };
   const archive = {
     metadata,
     compiled: { domain: assistant.domain, flows: assistant.flows.flows },
     nlu: training ? serializeTrainedNlu(training) : null,
+    knowledge: index ? index.toJson() : null,
   };
   const path = writeModel(options.out, archive, options.fixedName);
-  return { path, metadata, nlu: training };
+  return { path, metadata, nlu: training, knowledge: index };
 }
 
 /** `llm` when config.yml names an LLM command generator (configured or not), else Parley's offline NLU. */

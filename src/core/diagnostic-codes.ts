@@ -304,6 +304,15 @@ export const DIAGNOSTIC_CODES = {
     'The static AgentCard of `a2a_server.agent_card_path` cannot be read or is not an AgentCard (checked when the server starts).',
     'Point agent_card_path at a JSON AgentCard with name, description, version and skills.',
   ),
+  // Knowledge search (EnterpriseSearchPolicy)
+  KNOWLEDGE_VECTOR_STORE_REPLACED: w(
+    'EnterpriseSearchPolicy is configured: Parley answers from a local keyword (BM25) index of the `.txt` documents in `vector_store.source` (default ./docs) instead of the FAISS embeddings, Qdrant, Milvus or custom vector store Rasa would use.',
+    'Nothing to change to run offline; see docs/knowledge.md for what differs from a vector search.',
+  ),
+  KNOWLEDGE_DOCUMENTS_MISSING: w(
+    "The EnterpriseSearchPolicy's document folder is missing or holds no `.txt` files: there is no knowledge base, and pattern_search answers `utter_no_knowledge_base` (Rasa stops the training instead).",
+    'Put the documents as .txt files in the folder (default ./docs), or point vector_store.source at them.',
+  ),
   // NLU data
   NLU_DUPLICATE_EXAMPLE: w('The same NLU example appears more than once.', 'Remove the duplicate.'),
   NLU_CONFLICTING_EXAMPLE: e(

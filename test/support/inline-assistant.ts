@@ -16,6 +16,7 @@ import type { Event, UnstampedEvent } from '../../src/core/events/types.js';
 import type { Clock, TrackerStore } from '../../src/core/ports.js';
 import type { Agent, TurnResult } from '../../src/runtime/agent.js';
 import type { Logger } from '../../src/runtime/logger.js';
+import type { KnowledgeIndex } from '../../src/knowledge/knowledge-index.js';
 import { loadProject } from '../../src/project/load-project.js';
 import { VALIDATION_RULES } from '../../src/project/validate/index.js';
 import { RuleContext } from '../../src/project/validate/rule.js';
@@ -93,6 +94,10 @@ export interface ConversationOptions {
   readonly engineOptions?: Partial<EngineOptions>;
   readonly trackerStore?: TrackerStore;
   readonly conversationId?: string;
+  /** the knowledge index action_trigger_search searches (EnterpriseSearchPolicy) */
+  readonly knowledge?: KnowledgeIndex;
+  /** where `${VAR}`s of LLM settings are read */
+  readonly env?: Readonly<Record<string, string | undefined>>;
   readonly logger?: Logger;
 }
 
@@ -141,6 +146,8 @@ export async function startConversation(
     clock: options.clock ?? new ManualClock(),
     random: () => 0,
     ...(options.engineOptions ? { engineOptions: options.engineOptions } : {}),
+    ...(options.knowledge ? { knowledge: options.knowledge } : {}),
+    ...(options.env ? { env: options.env } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
   });
   const conversationId = options.conversationId ?? 'test-user';

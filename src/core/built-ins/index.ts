@@ -21,7 +21,13 @@ import { actionHangup, actionTriggerChitchat, actionTriggerSearch, noEffects } f
 import { actionRevertFallbackEvents, actionTwoStageFallback } from './two-stage-fallback.js';
 import type { BuiltInAction, HistoryBuiltInAction } from './types.js';
 
-export type { ActionEffect, BuiltInAction, BuiltInInput, HistoryBuiltInAction } from './types.js';
+export type {
+  ActionEffect,
+  BuiltInAction,
+  BuiltInInput,
+  HistoryBuiltInAction,
+  RuntimeBuiltInAction,
+} from './types.js';
 
 /**
  * The built-in actions that are pure functions of the tracker. action_session_start is the runtime's

@@ -8,8 +8,9 @@ export const noEffects: BuiltInAction = () => [];
 export const actionHangup: BuiltInAction = () => [eventEffect({ event: 'session_ended' })];
 
 /**
- * action_trigger_search without Enterprise Search: Parley has no knowledge base yet, so it says so with
- * the default `utter_no_knowledge_base` response instead of failing.
+ * action_trigger_search without a knowledge base (no EnterpriseSearchPolicy, or no documents to index):
+ * it says so with the default `utter_no_knowledge_base` response instead of failing. With a knowledge
+ * base, the composition root supplies the searching action (src/knowledge) in its place.
  */
 export const actionTriggerSearch: BuiltInAction = () => [utterEffect('utter_no_knowledge_base')];
 

@@ -1,6 +1,7 @@
 import type { EngineContext } from '../engine-context.js';
 import type { TrackerState } from '../events/tracker-state.js';
 import type { Event, UnstampedEvent } from '../events/types.js';
+import type { ActionRequest } from '../ports.js';
 
 /**
  * What an action does, in order: events to append; responses to utter (rendered by the runtime; an
@@ -55,3 +56,9 @@ export function optionalUtterEffect(response: string): ActionEffect {
 export function runEffect(action: string): ActionEffect {
   return { kind: 'run', action };
 }
+
+/**
+ * A built-in action that needs more than the tracker (an index loaded at start-up, an LLM): supplied
+ * by the composition root, run by the action runner in place of the pure built-in of the same name.
+ */
+export type RuntimeBuiltInAction = (request: ActionRequest) => Promise<readonly ActionEffect[]>;

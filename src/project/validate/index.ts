@@ -13,6 +13,7 @@ import { configRule } from './rules/config.js';
 import { envReferencesRule } from './rules/env-references.js';
 import { flowIdentityRule } from './rules/flow-identity.js';
 import { flowReferencesRule } from './rules/flow-references.js';
+import { knowledgeRule } from './rules/knowledge.js';
 import { nluDataRule } from './rules/nlu-data.js';
 import { nluTriggersRule } from './rules/nlu-triggers.js';
 import { persistedSlotsRule } from './rules/persisted-slots.js';
@@ -40,6 +41,7 @@ export const VALIDATION_RULES: readonly ValidationRule[] = [
   rasaVersionRule,
   compatibilityRule,
   envReferencesRule,
+  knowledgeRule,
 ];
 
 export interface ValidationResult {

@@ -80,6 +80,27 @@ export function resolveLlmConfig(
   }
 }
 
+/**
+ * The chat model of another component's `llm` setting (EnterpriseSearchPolicy's): a model group of
+ * endpoints.yml or an inline model, resolved by the same rules as the command generator's.
+ */
+export function resolveComponentLlm(
+  component: ComponentConfig,
+  endpoints: Readonly<Record<string, unknown>>,
+  env: Environment = process.env,
+):
+  | { readonly ok: true; readonly client: LlmClientConfig; readonly warnings: readonly string[] }
+  | { readonly ok: false; readonly error: LlmError } {
+  const warnings: string[] = [];
+  try {
+    const { model } = modelSettings(component.name, component.options, endpoints, warnings);
+    return { ok: true, client: clientConfig(component.name, model, env, warnings), warnings };
+  } catch (error) {
+    if (!(error instanceof ConfigProblem)) throw error;
+    return { ok: false, error: new LlmError({ code: 'LLM_NOT_CONFIGURED', message: error.message }) };
+  }
+}
+
 function fail(message: string): never {
   throw new ConfigProblem(message);
 }

@@ -55,6 +55,8 @@ export async function runTrain(io: CliIo, options: TrainRunOptions): Promise<num
       ...(options.fixedName ? { fixedName: options.fixedName } : {}),
     });
     progress.finish();
+    // the component notes were printed with the diagnostics; what was indexed is news
+    if (trained.knowledgeNote) io.stderr(`Note: ${trained.knowledgeNote}\n`);
     io.stderr(
       trained.metadata.understanding === 'nlu'
         ? `Trained the NLU pipeline in ${trained.metadata.trainingSeconds.toFixed(1)} s.\n`

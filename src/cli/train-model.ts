@@ -32,6 +32,8 @@ export interface TrainedModel {
   readonly nlu: TrainedNlu | undefined;
   /** the knowledge index of an EnterpriseSearchPolicy with documents */
   readonly knowledge: KnowledgeIndex | undefined;
+  /** what was indexed for the knowledge search (or why nothing was), for the train command's output */
+  readonly knowledgeNote: string | undefined;
 }
 
 /**
@@ -73,7 +75,8 @@ export function trainModel(options: TrainModelOptions): TrainedModel {
     knowledge: index ? index.toJson() : null,
   };
   const path = writeModel(options.out, archive, options.fixedName);
-  return { path, metadata, nlu: training, knowledge: index };
+  const knowledgeNote = knowledge.kind === 'none' ? undefined : knowledge.note;
+  return { path, metadata, nlu: training, knowledge: index, knowledgeNote };
 }
 
 /** `llm` when config.yml names an LLM command generator (configured or not), else Parley's offline NLU. */

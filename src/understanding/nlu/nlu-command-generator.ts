@@ -1,7 +1,7 @@
 import { cleanUpCommandsKeepCannotHandle } from './command-choice.js';
 import type { Command } from '../../core/commands/types.js';
 import { activeCollectSlot } from '../../core/commands/cleanup.js';
-import type { Slot } from '../../core/domain/types.js';
+import { isUserFrame } from '../../core/stack/frames.js';
 import type { EngineContext } from '../../core/engine-context.js';
 import type { TrackerState } from '../../core/events/tracker-state.js';
 import type { ParseData } from '../../core/events/types.js';
@@ -10,7 +10,8 @@ import { understandPayload } from '../direct-payloads.js';
 import { commandsFromNlu } from '../nlu-command-adapter.js';
 import type { ExtractedEntity } from './entities/types.js';
 import { REPAIR_INTENT_COMMANDS } from './repair-intents.js';
-import { valueForSlot } from './slot-values/value-for-slot.js';
+import { askedSlotAnswer } from './asked-slot.js';
+import { isExplicitRepair } from './repair-markers.js';
 
 export interface IntentPrediction {
   readonly intent: string | null;
@@ -81,10 +82,11 @@ export class NluCommandGenerator implements CommandGenerator {
     const confident = prediction.intent !== null && prediction.confidence >= this.thresholds.intent;
     const intent = confident ? prediction.intent : null;
     const repair = intent ? REPAIR_INTENT_COMMANDS[intent] : undefined;
-    const flowStart = this.flowFromDescription(prediction, input.engine);
+    const askedName = activeCollectSlot(input.state.stack);
+    // with a question pending, only a confident flow description competes with the answer
+    const flowStart = this.flowFromDescription(prediction, input.engine, askedName !== undefined);
     // Parley's own intents (repair, flow descriptions) are not domain intents: only entities go to the adapter.
     const domainIntent = repair || intent?.startsWith(FLOW_INTENT_PREFIX) ? null : intent;
-    const askedName = activeCollectSlot(input.state.stack);
     const nlu = commandsFromNlu(
       { intent: domainIntent, entities: entities.map(toNluEntity) },
       input.engine,
@@ -96,21 +98,34 @@ export class NluCommandGenerator implements CommandGenerator {
         command.name === askedName ||
         entityBacked(command.name, entities, input.engine),
     );
-    const asked = this.askedSlotValue(
-      text,
-      entities,
-      { ...input, intent: domainIntent },
-      // a repair, a new flow, or values for other slots (a correction): not an answer to the question
-      repair !== undefined ||
-        flowStart !== undefined ||
-        nlu.some((c) => c.command === 'start flow' || (c.command === 'set slot' && c.name !== askedName)),
-    );
+    const answer = this.askedSlotValue(text, entities, prediction, {
+      ...input,
+      intent,
+      domainIntent,
+      nlu,
+      flowStart,
+    });
+    const asked = answer?.command;
     // A repair (cancel, out of scope, ...) stands alone: slot values it mentions are not meant as answers.
     if (repair && !asked) return [repair];
+    // An answer read from the words of the message is not also a request for another flow.
+    const running = runningFlows(input.state);
+    const starts = (command: Command): boolean =>
+      command.command === 'start flow' && (answer?.source !== 'words' || running.has(command.flow));
     return cleanUpCommandsKeepCannotHandle([
       ...(flowStart && !asked ? [flowStart] : []),
       ...(asked ? [asked] : []),
-      ...nlu.filter((command) => !(asked && command.command === 'set slot' && command.name === asked.name)),
+      ...nlu.filter(
+        (command) =>
+          (command.command !== 'start flow' || starts(command)) &&
+          !(asked && command.command === 'set slot' && command.name === asked.name) &&
+          // the whole message read as another slot's entity ("1500" as an amount) is the answer, not a correction
+          !(
+            answer?.source === 'words' &&
+            command.command === 'set slot' &&
+            !entityBacked(command.name, partial(entities, text), input.engine)
+          ),
+      ),
     ]);
   }
 
@@ -118,24 +133,62 @@ export class NluCommandGenerator implements CommandGenerator {
   private askedSlotValue(
     text: string,
     entities: readonly ExtractedEntity[],
-    input: { state: TrackerState; engine: EngineContext; intent: string | null },
-    meansSomethingElse: boolean,
-  ): Extract<Command, { command: 'set slot' }> | undefined {
+    prediction: IntentPrediction,
+    input: {
+      state: TrackerState;
+      engine: EngineContext;
+      intent: string | null;
+      domainIntent: string | null;
+      nlu: readonly Command[];
+      flowStart: Command | undefined;
+    },
+  ): { command: Extract<Command, { command: 'set slot' }>; source: 'entity' | 'words' } | undefined {
     const name = activeCollectSlot(input.state.stack);
     const slot = name ? input.engine.domain.slots.get(name) : undefined;
     if (!slot) return undefined;
-    const value = valueForSlot(slot, text, entities) ?? yesNoFromIntent(slot, input.intent, input.engine);
-    // A message that confidently means something else only answers through an entity it contains.
-    if (!value || (meansSomethingElse && value.source === 'text')) return undefined;
+    const running = runningFlows(input.state);
+    const strong = prediction.confidence >= this.thresholds.flowDescription;
+    const answer = askedSlotAnswer({
+      slot,
+      text,
+      entities,
+      buttons: input.state.lastBotTurn.flatMap((event) => event.data.buttons ?? []),
+      intent: input.domainIntent,
+      engine: input.engine,
+      others: {
+        explicitRepair: input.intent !== null && isExplicitRepair(input.intent, text),
+        otherFlow:
+          strong &&
+          [...(input.flowStart ? [input.flowStart] : []), ...input.nlu].some(
+            (command) => command.command === 'start flow' && !running.has(command.flow),
+          ),
+        otherSlots: input.nlu.some(
+          (command) =>
+            command.command === 'set slot' &&
+            command.name !== slot.name &&
+            entityBacked(command.name, partial(entities, text), input.engine),
+        ),
+        confidentNonAnswer:
+          strong && input.intent !== null && REPAIR_INTENT_COMMANDS[input.intent] !== undefined,
+      },
+    });
+    if (!answer) return undefined;
     // Parley's offline understanding stands in for the LLM on from_llm slots, so Rasa's mapping rules keep the value.
     const extractor = slot.mappings.some((mapping) => mapping.type === 'from_llm') ? 'LLM' : 'NLU';
-    return { command: 'set slot', name: slot.name, value: value.value, extractor };
+    return {
+      command: { command: 'set slot', name: slot.name, value: answer.value, extractor },
+      source: answer.source === 'entity' ? 'entity' : 'words',
+    };
   }
 
-  private flowFromDescription(prediction: IntentPrediction, engine: EngineContext): Command | undefined {
+  private flowFromDescription(
+    prediction: IntentPrediction,
+    engine: EngineContext,
+    questionPending: boolean,
+  ): Command | undefined {
     const intent = prediction.intent;
-    if (!intent?.startsWith(FLOW_INTENT_PREFIX) || prediction.confidence < this.thresholds.flowDescription)
-      return undefined;
+    const threshold = questionPending ? this.thresholds.flowDescription : this.thresholds.intent;
+    if (!intent?.startsWith(FLOW_INTENT_PREFIX) || prediction.confidence < threshold) return undefined;
     const flowId = intent.slice(FLOW_INTENT_PREFIX.length);
     return engine.flows.has(flowId) ? { command: 'start flow', flow: flowId } : undefined;
   }
@@ -185,26 +238,12 @@ function entityBacked(
   );
 }
 
-/**
- * A yes/no question answered in other words ("yes, let's continue"): the project's own from_intent
- * mappings say which intents mean true and which mean false (affirm → true, deny → false).
- */
-function yesNoFromIntent(
-  slot: Slot,
-  intent: string | null,
-  engine: EngineContext,
-): { value: unknown; source: 'text' } | undefined {
-  if (slot.type !== 'bool' || intent === null) return undefined;
-  for (const candidate of engine.domain.slots.values()) {
-    for (const mapping of candidate.mappings) {
-      if (
-        mapping.type === 'from_intent' &&
-        typeof mapping.value === 'boolean' &&
-        mapping.intent.includes(intent)
-      ) {
-        return { value: mapping.value, source: 'text' };
-      }
-    }
-  }
-  return undefined;
+/** The entities that cover only part of the message (the rest of the message says something else). */
+function partial(entities: readonly ExtractedEntity[], text: string): ExtractedEntity[] {
+  return entities.filter((entity) => text.slice(entity.start, entity.end).trim() !== text.trim());
+}
+
+/** The flows on the stack (user flows and the flows they called). */
+function runningFlows(state: TrackerState): Set<string> {
+  return new Set(state.stack.filter(isUserFrame).map((frame) => frame.flow_id));
 }

@@ -23,43 +23,41 @@ interface Expectation {
   readonly knownFailures: Readonly<Record<string, string>>;
 }
 
-const FLOW_NOT_STARTED = 'the opening request is not recognised (flow start from the description)';
+const NOT_STARTED = 'is not recognised as a request for its flow (cannot handle)';
+const OUT_OF_SCOPE = 'reads as out of scope (cannot handle)';
 
 const EXPECTATIONS: readonly Expectation[] = [
   {
     project: 'rasa-quickstart',
     stubActions: true,
-    filled: 12,
-    asked: 12,
+    filled: 15,
+    asked: 15,
     knownFailures: {
-      'user answers with a few words around the value':
-        '"please add someone to my contacts" reads as a human handoff ("someone")',
       'user removes a contact and confirms by the button title':
         'the button value "true" fills the text slot, but the flow tests `is not true` (upstream defect)',
-      'user lists the contacts and then removes one': `"delete a contact": ${FLOW_NOT_STARTED}`,
+      'user lists the contacts and then removes one':
+        '"delete a contact" starts add_contact, not remove_contact',
     },
   },
   {
     project: 'starterpack-retail-banking-en',
     rasaVersion: '3.13',
     stubActions: true,
-    filled: 17,
-    asked: 17,
+    filled: 23,
+    asked: 23,
     knownFailures: {
-      'user writes the amount in words and declines the payment': `"I need to send some money": ${FLOW_NOT_STARTED}`,
-      'user schedules a payment for a later date': `"I want to make a transfer": ${FLOW_NOT_STARTED}`,
-      'user blocks a damaged card and keeps it without a new one': `"please freeze my debit card": ${FLOW_NOT_STARTED}`,
+      'user writes the amount in words and declines the payment': `"I need to send some money" ${OUT_OF_SCOPE}`,
+      'user blocks a damaged card and keeps it without a new one': `"please freeze my debit card" ${NOT_STARTED}`,
     },
   },
   {
     project: 'starterpack-telco-en',
     rasaVersion: '3.16',
     stubActions: true,
-    filled: 7,
-    asked: 7,
+    filled: 10,
+    asked: 10,
     knownFailures: {
-      'user names the month in lower case and needs no breakdown': `"can you explain my bill": ${FLOW_NOT_STARTED}`,
-      'user asks for the link to all bills': `"why is my bill so high this month": ${FLOW_NOT_STARTED}`,
+      'user asks for the link to all bills': `"why is my bill so high this month" ${NOT_STARTED}`,
     },
   },
   {
@@ -69,34 +67,32 @@ const EXPECTATIONS: readonly Expectation[] = [
     filled: 5,
     asked: 5,
     knownFailures: {
-      'user checks an accepted claim and has no questions': `"what's the status of my claim?": ${FLOW_NOT_STARTED}`,
-      'user declines to schedule the inspection': `"has my claim been processed yet": ${FLOW_NOT_STARTED}`,
-      'user checks a claim that waits for an adjustor': `"I want to know where my claim is at": ${FLOW_NOT_STARTED}`,
+      'user checks an accepted claim and has no questions': `"what's the status of my claim?" ${OUT_OF_SCOPE}`,
+      'user declines to schedule the inspection': `"has my claim been processed yet" ${NOT_STARTED}`,
+      'user checks a claim that waits for an adjustor': `"I want to know where my claim is at" ${NOT_STARTED}`,
     },
   },
   {
     project: 'lakera-agent-security',
     stubActions: false,
-    filled: 4,
-    asked: 4,
+    filled: 5,
+    asked: 5,
     knownFailures: {
-      'user searches for a used sedan within a budget': `"I'm looking for a car to buy" reads as out of scope`,
-      'user searches for a new EV and says the budget in words': `"help me find a car at the dealership" reads as out of scope`,
-      'a budget answer is not small talk': `"I want to find a hatchback at your dealership": ${FLOW_NOT_STARTED}`,
-      'user estimates a loan and does not want the check': `"what would my monthly payment be on a car loan": ${FLOW_NOT_STARTED}`,
-      'user researches car recommendations': `"which car should I buy? I need advice": ${FLOW_NOT_STARTED}`,
-      'user stops a car search': `"I'm looking for a car to buy" reads as out of scope`,
+      'user searches for a used sedan within a budget': `"I'm looking for a car to buy" ${OUT_OF_SCOPE}`,
+      'user searches for a new EV and says the budget in words': `"help me find a car at the dealership" ${OUT_OF_SCOPE}`,
+      'a budget answer is not small talk': `"I want to find a hatchback at your dealership" ${NOT_STARTED}`,
+      'user estimates a loan and does not want the check': `"what would my monthly payment be on a car loan" ${NOT_STARTED}`,
+      'user stops a car search': `"I'm looking for a car to buy" ${OUT_OF_SCOPE}`,
     },
   },
   {
     project: 'calm-summit-masterclass',
     stubActions: false,
-    filled: 12,
-    asked: 12,
+    filled: 13,
+    asked: 13,
     knownFailures: {
-      'user gives the amount in words': `"send money to a friend": ${FLOW_NOT_STARTED}`,
-      'user cancels a transfer while asked for the amount': `"I'd like to send some money": ${FLOW_NOT_STARTED}`,
-      'user does not want the cards locked': `"I need a new card": ${FLOW_NOT_STARTED}`,
+      'user gives the amount in words': `"send money to a friend" ${OUT_OF_SCOPE}`,
+      'user does not want the cards locked': `"I need a new card" ${OUT_OF_SCOPE}`,
     },
   },
 ];

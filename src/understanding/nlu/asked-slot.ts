@@ -30,7 +30,7 @@ export interface OtherReadings {
 }
 
 /**
- * The answer a message gives to the slot being asked, or undefined when it means something else. The
+ * The answer a message gives to the slot being asked, or undefined when it means something else. An
  * answer wins over the classifier's lean (out of scope, chitchat, an unrelated intent or flow, a repair
  * intent the message does not name); it loses to an explicit repair ("stop", "a human please") unless
  * the user picked one of the question's buttons, and to a confident request for another flow unless the
@@ -49,10 +49,11 @@ export function askedSlotAnswer(input: {
 }): AskedSlotAnswer | undefined {
   const answer = readAnswer(input);
   if (!answer) return undefined;
-  if (answer.source === 'entity') return answer;
   const { others } = input;
   const picked = answer.source === 'button';
-  if (others.explicitRepair || others.otherSlots) return picked ? answer : undefined;
+  if (others.explicitRepair) return picked ? answer : undefined;
+  if (answer.source === 'entity') return answer;
+  if (others.otherSlots) return picked ? answer : undefined;
   const short = words(input.text).length <= SHORT_ANSWER_WORDS;
   if (others.otherFlow && !short && !picked) return undefined;
   if (isFreeText(input.slot) && !picked) {

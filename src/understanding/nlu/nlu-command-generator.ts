@@ -9,7 +9,7 @@ import type { CommandGenerator, Understanding } from '../../core/ports.js';
 import { understandPayload } from '../direct-payloads.js';
 import { commandsFromNlu } from '../nlu-command-adapter.js';
 import type { ExtractedEntity } from './entities/types.js';
-import { REPAIR_INTENT_COMMANDS } from './repair-intents.js';
+import { REPAIR_INTENT_COMMANDS, projectRepairIntents } from './repair-intents.js';
 import { askedSlotAnswer } from './asked-slot.js';
 import { isExplicitRepair } from './repair-markers.js';
 
@@ -82,6 +82,12 @@ export class NluCommandGenerator implements CommandGenerator {
     const confident = prediction.intent !== null && prediction.confidence >= this.thresholds.intent;
     const intent = confident ? prediction.intent : null;
     const repair = intent ? REPAIR_INTENT_COMMANDS[intent] : undefined;
+    // the repair the intent stands for: a shipped one, or a project intent triggering a repair pattern
+    const repairName = repair
+      ? intent
+      : intent
+        ? projectRepairIntents(input.engine.flows.flows).get(intent)
+        : undefined;
     const askedName = activeCollectSlot(input.state.stack);
     // with a question pending, only a confident flow description competes with the answer
     const flowStart = this.flowFromDescription(prediction, input.engine, askedName !== undefined);
@@ -100,7 +106,7 @@ export class NluCommandGenerator implements CommandGenerator {
     );
     const answer = this.askedSlotValue(text, entities, prediction, {
       ...input,
-      intent,
+      repairName,
       domainIntent,
       nlu,
       flowStart,
@@ -119,6 +125,13 @@ export class NluCommandGenerator implements CommandGenerator {
         (command) =>
           (command.command !== 'start flow' || starts(command)) &&
           !(asked && command.command === 'set slot' && command.name === asked.name) &&
+          // the project's own repair intent gives way to the answer as a shipped one does
+          !(
+            asked &&
+            repairName !== undefined &&
+            command.command !== 'set slot' &&
+            command.command !== 'start flow'
+          ) &&
           // the whole message read as another slot's entity ("1500" as an amount) is the answer, not a correction
           !(
             answer?.source === 'words' &&
@@ -137,7 +150,7 @@ export class NluCommandGenerator implements CommandGenerator {
     input: {
       state: TrackerState;
       engine: EngineContext;
-      intent: string | null;
+      repairName: string | null | undefined;
       domainIntent: string | null;
       nlu: readonly Command[];
       flowStart: Command | undefined;
@@ -156,7 +169,7 @@ export class NluCommandGenerator implements CommandGenerator {
       intent: input.domainIntent,
       engine: input.engine,
       others: {
-        explicitRepair: input.intent !== null && isExplicitRepair(input.intent, text),
+        explicitRepair: typeof input.repairName === 'string' && isExplicitRepair(input.repairName, text),
         otherFlow:
           strong &&
           [...(input.flowStart ? [input.flowStart] : []), ...input.nlu].some(
@@ -168,8 +181,7 @@ export class NluCommandGenerator implements CommandGenerator {
             command.name !== slot.name &&
             entityBacked(command.name, partial(entities, text), input.engine),
         ),
-        confidentNonAnswer:
-          strong && input.intent !== null && REPAIR_INTENT_COMMANDS[input.intent] !== undefined,
+        confidentNonAnswer: strong && typeof input.repairName === 'string',
       },
     });
     if (!answer) return undefined;

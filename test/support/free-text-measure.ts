@@ -57,7 +57,11 @@ interface Turn {
   readonly events: readonly Event[];
 }
 
+/** Runs so far in this process: each run's conversation ids are its own (custom actions may keep data per id). */
+let runs = 0;
+
 export async function measureFreeText(run: FreeTextRun): Promise<FreeTextMeasure> {
+  runs += 1;
   const versions = run.rasaVersion ? { rasaVersion: run.rasaVersion } : {};
   const { project, diagnostics } = loadProject({ project: run.projectRoot }, versions);
   if (diagnostics.hasErrors) throw new Error(`${run.projectRoot} does not load`);
@@ -86,7 +90,7 @@ export async function measureFreeText(run: FreeTextRun): Promise<FreeTextMeasure
   if (problems.length > 0) throw new Error(`unreadable test files:\n${problems.join('\n')}`);
   const results = await runE2E({
     files,
-    driverFactory: new RecordingDriverFactory(factory, recorder, turns),
+    driverFactory: new RecordingDriverFactory(factory, recorder, turns, `measure${runs}-`),
     projectRoot: run.projectRoot,
   });
   const answers = results.flatMap((result) => answersOf(result.testCase, turns.get(result.testCase) ?? []));
@@ -164,10 +168,14 @@ class RecordingDriverFactory implements DriverFactory {
     private readonly inner: DriverFactory,
     private readonly recorder: AskedSlotRecorder,
     private readonly turns: Map<E2ETestCase, Turn[]>,
+    private readonly conversationPrefix: string,
   ) {}
 
   async start(options: DriverStartOptions): Promise<ConversationDriver> {
-    const driver = await this.inner.start(options);
+    const driver = await this.inner.start({
+      ...options,
+      conversationId: `${this.conversationPrefix}${options.conversationId}`,
+    });
     const turns: Turn[] = [];
     this.turns.set(options.testCase, turns);
     const recorder = this.recorder;

@@ -13,7 +13,10 @@ export const SHORT_ANSWER_WORDS = 3;
 
 export interface AskedSlotAnswer {
   readonly value: unknown;
-  /** an entity of a from_entity mapping, a button of the question, or the message read as the slot type */
+  /**
+   * an entity of a from_entity mapping, a button of the question typed as its title ('button'), or the
+   * message read as the slot type or naming a button among other words ('text')
+   */
   readonly source: 'entity' | 'button' | 'text';
 }
 
@@ -76,7 +79,7 @@ function readAnswer(input: {
   if (read?.source === 'entity') return read;
   if (hasOnlyControlledMappings(slot)) return undefined;
   const button = valueFromButtons(slot.name, input.buttons, text);
-  if (button) return { value: button.value, source: 'button' };
+  if (button) return { value: button.value, source: button.whole ? 'button' : 'text' };
   if (read) return slot.type === 'text' ? { value: textAnswer(text), source: 'text' } : read;
   return yesNoFromIntent(slot, input.intent, input.engine);
 }

@@ -190,6 +190,15 @@ describe('offline NLU: an answer to the asked slot wins over the classifier lean
     expect(flowsStarted(events)).to.not.include('pattern_cancel_flow');
   });
 
+  it('a button title mentioned among other words is no click: the explicit repair wins', async () => {
+    const trip = await tripAt('confirm');
+    const text = 'stop, I said yes, book it by mistake';
+    trip.leans.set(text, { intent: 'parley_cancel', confidence: 0.9 });
+    const events = await trip.say(text);
+    expect(slotValues(events, 'confirm')).to.deep.equal([]);
+    expect(flowsStarted(events)).to.include('pattern_cancel_flow');
+  });
+
   it('asking for a human during a question hands off', async () => {
     const trip = await tripAt('colour');
     trip.leans.set('let me talk to a human', { intent: 'parley_human_handoff', confidence: 0.9 });
@@ -220,11 +229,18 @@ describe('offline NLU: the readers behind the asked-slot rules', () => {
       { title: 'Immediate', payload: '/SetSlots(timing=now)' },
       { title: 'Future', payload: '/SetSlots(timing=future)' },
     ];
-    expect(valueFromButtons('timing', buttons, 'immediately')).to.deep.equal({ value: 'now' });
+    expect(valueFromButtons('timing', buttons, 'immediately')).to.deep.equal({ value: 'now', whole: true });
+    expect(valueFromButtons('timing', buttons, 'the future one')).to.deep.equal({
+      value: 'future',
+      whole: false,
+    });
     expect(valueFromButtons('timing', buttons, 'whenever')).to.equal(undefined);
     expect(valueFromButtons('other', buttons, 'Future')).to.equal(undefined);
     const plain = [{ title: '12345678 (Savings)', payload: '12345678' }];
-    expect(valueFromButtons('account', plain, '12345678 (savings)')).to.deep.equal({ value: '12345678' });
+    expect(valueFromButtons('account', plain, '12345678 (savings)')).to.deep.equal({
+      value: '12345678',
+      whole: true,
+    });
   });
 });
 

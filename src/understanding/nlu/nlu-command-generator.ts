@@ -1,7 +1,6 @@
 import { cleanUpCommandsKeepCannotHandle } from './command-choice.js';
 import type { Command } from '../../core/commands/types.js';
 import { activeCollectSlot } from '../../core/commands/cleanup.js';
-import { isUserFrame } from '../../core/stack/frames.js';
 import type { EngineContext } from '../../core/engine-context.js';
 import type { TrackerState } from '../../core/events/tracker-state.js';
 import type { ParseData } from '../../core/events/types.js';
@@ -9,7 +8,8 @@ import type { CommandGenerator, Understanding } from '../../core/ports.js';
 import { understandPayload } from '../direct-payloads.js';
 import { commandsFromNlu } from '../nlu-command-adapter.js';
 import type { ExtractedEntity } from './entities/types.js';
-import { REPAIR_INTENT_COMMANDS, projectRepairIntents } from './repair-intents.js';
+import { REPAIR_INTENT_COMMANDS } from './repair-intents.js';
+import { entityBacked, keptBesideAnswer, partial, repairIntentsOf, runningFlows } from './beside-answer.js';
 import { askedSlotAnswer } from './asked-slot.js';
 import { isExplicitRepair } from './repair-markers.js';
 
@@ -83,11 +83,8 @@ export class NluCommandGenerator implements CommandGenerator {
     const intent = confident ? prediction.intent : null;
     const repair = intent ? REPAIR_INTENT_COMMANDS[intent] : undefined;
     // the repair the intent stands for: a shipped one, or a project intent triggering a repair pattern
-    const repairName = repair
-      ? intent
-      : intent
-        ? projectRepairIntents(input.engine.flows.flows).get(intent)
-        : undefined;
+    const repairName =
+      intent === null ? undefined : repair ? intent : repairIntentsOf(input.engine).get(intent);
     const askedName = activeCollectSlot(input.state.stack);
     // with a question pending, only a confident flow description competes with the answer
     const flowStart = this.flowFromDescription(prediction, input.engine, askedName !== undefined);
@@ -114,31 +111,10 @@ export class NluCommandGenerator implements CommandGenerator {
     const asked = answer?.command;
     // A repair (cancel, out of scope, ...) stands alone: slot values it mentions are not meant as answers.
     if (repair && !asked) return [repair];
-    // An answer read from the words of the message is not also a request for another flow.
-    const running = runningFlows(input.state);
-    const starts = (command: Command): boolean =>
-      command.command === 'start flow' && (answer?.source !== 'words' || running.has(command.flow));
     return cleanUpCommandsKeepCannotHandle([
       ...(flowStart && !asked ? [flowStart] : []),
       ...(asked ? [asked] : []),
-      ...nlu.filter(
-        (command) =>
-          (command.command !== 'start flow' || starts(command)) &&
-          !(asked && command.command === 'set slot' && command.name === asked.name) &&
-          // the project's own repair intent gives way to the answer as a shipped one does
-          !(
-            asked &&
-            repairName !== undefined &&
-            command.command !== 'set slot' &&
-            command.command !== 'start flow'
-          ) &&
-          // the whole message read as another slot's entity ("1500" as an amount) is the answer, not a correction
-          !(
-            answer?.source === 'words' &&
-            command.command === 'set slot' &&
-            !entityBacked(command.name, partial(entities, text), input.engine)
-          ),
-      ),
+      ...nlu.filter((command) => keptBesideAnswer(command, answer, { repairName, entities, text, ...input })),
     ]);
   }
 
@@ -150,7 +126,7 @@ export class NluCommandGenerator implements CommandGenerator {
     input: {
       state: TrackerState;
       engine: EngineContext;
-      repairName: string | null | undefined;
+      repairName: string | undefined;
       domainIntent: string | null;
       nlu: readonly Command[];
       flowStart: Command | undefined;
@@ -169,7 +145,7 @@ export class NluCommandGenerator implements CommandGenerator {
       intent: input.domainIntent,
       engine: input.engine,
       others: {
-        explicitRepair: typeof input.repairName === 'string' && isExplicitRepair(input.repairName, text),
+        explicitRepair: input.repairName !== undefined && isExplicitRepair(input.repairName, text),
         otherFlow:
           strong &&
           [...(input.flowStart ? [input.flowStart] : []), ...input.nlu].some(
@@ -181,7 +157,7 @@ export class NluCommandGenerator implements CommandGenerator {
             command.name !== slot.name &&
             entityBacked(command.name, partial(entities, text), input.engine),
         ),
-        confidentNonAnswer: strong && typeof input.repairName === 'string',
+        confidentNonAnswer: strong && input.repairName !== undefined,
       },
     });
     if (!answer) return undefined;
@@ -233,29 +209,4 @@ function error(text: string, errorType: string, info?: Record<string, unknown>):
     commands: [{ command: 'error', error_type: errorType, ...(info ? { info } : {}) }],
     parseData: { text, intent: { name: null, confidence: 0 }, entities: [] },
   };
-}
-
-/** Whether an extracted entity fills the slot through one of its from_entity mappings. */
-function entityBacked(
-  slotName: string,
-  entities: readonly ExtractedEntity[],
-  engine: EngineContext,
-): boolean {
-  const slot = engine.domain.slots.get(slotName);
-  return (
-    slot?.mappings.some(
-      (mapping) =>
-        mapping.type === 'from_entity' && entities.some((entity) => entity.entity === mapping.entity),
-    ) ?? false
-  );
-}
-
-/** The entities that cover only part of the message (the rest of the message says something else). */
-function partial(entities: readonly ExtractedEntity[], text: string): ExtractedEntity[] {
-  return entities.filter((entity) => text.slice(entity.start, entity.end).trim() !== text.trim());
-}
-
-/** The flows on the stack (user flows and the flows they called). */
-function runningFlows(state: TrackerState): Set<string> {
-  return new Set(state.stack.filter(isUserFrame).map((frame) => frame.flow_id));
 }

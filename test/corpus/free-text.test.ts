@@ -19,12 +19,26 @@ interface Expectation {
   readonly filled: number;
   /** answers to the asked slot the cases reached, at least */
   readonly asked: number;
+  /** off-topic messages that start a flow anyway, as `message -> flow` (default none) */
+  readonly offTopicStarts?: readonly string[];
   /** case name → why it fails */
   readonly knownFailures: Readonly<Record<string, string>>;
 }
 
 const NOT_STARTED = 'is not recognised as a request for its flow (cannot handle)';
 const OUT_OF_SCOPE = 'reads as out of scope (cannot handle)';
+
+/** Requests none of the projects serves: none of them should start a flow. */
+const OFF_TOPIC = [
+  "what's the weather like tomorrow",
+  'order me a pizza',
+  'who won the game last night',
+  'book a table for two at an italian restaurant',
+  'how do I cook pasta',
+  'play some jazz',
+  'what is the capital of Spain',
+  'recommend a movie',
+];
 
 const EXPECTATIONS: readonly Expectation[] = [
   {
@@ -43,10 +57,9 @@ const EXPECTATIONS: readonly Expectation[] = [
     project: 'starterpack-retail-banking-en',
     rasaVersion: '3.13',
     stubActions: true,
-    filled: 23,
-    asked: 23,
+    filled: 28,
+    asked: 28,
     knownFailures: {
-      'user writes the amount in words and declines the payment': `"I need to send some money" ${OUT_OF_SCOPE}`,
       'user blocks a damaged card and keeps it without a new one': `"please freeze my debit card" ${NOT_STARTED}`,
     },
   },
@@ -75,24 +88,23 @@ const EXPECTATIONS: readonly Expectation[] = [
   {
     project: 'lakera-agent-security',
     stubActions: false,
-    filled: 5,
-    asked: 5,
+    filled: 8,
+    asked: 8,
+    offTopicStarts: ['recommend a movie -> research_car_recommendations'],
     knownFailures: {
-      'user searches for a used sedan within a budget': `"I'm looking for a car to buy" ${OUT_OF_SCOPE}`,
-      'user searches for a new EV and says the budget in words': `"help me find a car at the dealership" ${OUT_OF_SCOPE}`,
+      'user searches for a used sedan within a budget': `"I'm looking for a car to buy" ${NOT_STARTED}`,
       'a budget answer is not small talk': `"I want to find a hatchback at your dealership" ${NOT_STARTED}`,
       'user estimates a loan and does not want the check': `"what would my monthly payment be on a car loan" ${NOT_STARTED}`,
-      'user stops a car search': `"I'm looking for a car to buy" ${OUT_OF_SCOPE}`,
+      'user stops a car search': `"I'm looking for a car to buy" ${NOT_STARTED}`,
     },
   },
   {
     project: 'calm-summit-masterclass',
     stubActions: false,
-    filled: 13,
-    asked: 13,
+    filled: 15,
+    asked: 15,
     knownFailures: {
-      'user gives the amount in words': `"send money to a friend" ${OUT_OF_SCOPE}`,
-      'user does not want the cards locked': `"I need a new card" ${OUT_OF_SCOPE}`,
+      'user does not want the cards locked': `"I need a new card" ${NOT_STARTED}`,
     },
   },
 ];
@@ -118,8 +130,12 @@ describeWithCorpus('offline understanding on the corpus projects: payload-free f
         paths: [`test/corpus/free-text/${expectation.project}.yml`],
         ...(expectation.stubActions ? { actions: `test/corpus/actions/${expectation.project}.ts` } : {}),
         ...(expectation.rasaVersion ? { rasaVersion: expectation.rasaVersion } : {}),
+        offTopic: OFF_TOPIC,
       });
       checkMeasure(measure, expectation);
+      expect(measure.offTopicStarts, 'off-topic requests that start a flow').to.deep.equal(
+        expectation.offTopicStarts ?? [],
+      );
     });
   }
 });

@@ -26,7 +26,11 @@ import type { E2ETestCase } from '../../src/testing/e2e-model.js';
 import { parseE2ETestFile } from '../../src/testing/parse-e2e.js';
 import { pyEquals, pyStr } from '../../src/testing/python-values.js';
 import { runE2E } from '../../src/testing/run-e2e.js';
-import { NluCommandGenerator } from '../../src/understanding/nlu/nlu-command-generator.js';
+import {
+  DEFAULT_THRESHOLDS,
+  FLOW_INTENT_PREFIX,
+  NluCommandGenerator,
+} from '../../src/understanding/nlu/nlu-command-generator.js';
 import { nluInterpreter, trainNlu } from '../../src/understanding/nlu/pipeline.js';
 
 export interface FreeTextRun {
@@ -36,6 +40,8 @@ export interface FreeTextRun {
   /** a module of in-process stub actions (test/corpus/actions/...) */
   readonly actions?: string;
   readonly rasaVersion?: string;
+  /** off-topic messages: which of them would start a flow from its description (no question pending) */
+  readonly offTopic?: readonly string[];
 }
 
 export interface FreeTextMeasure {
@@ -49,6 +55,8 @@ export interface FreeTextMeasure {
   readonly filled: number;
   /** `test case: "text" -> slot (expected X, got Y)` for every answer that did not fill the slot as expected */
   readonly misses: readonly string[];
+  /** the off-topic messages that start a flow, as `message -> flow` */
+  readonly offTopicStarts: readonly string[];
 }
 
 interface Turn {
@@ -67,6 +75,11 @@ export async function measureFreeText(run: FreeTextRun): Promise<FreeTextMeasure
   if (diagnostics.hasErrors) throw new Error(`${run.projectRoot} does not load`);
   const assistant = project.assistant;
   const interpreter = nluInterpreter(trainNlu(assistant), () => new Date());
+  const offTopicStarts = (run.offTopic ?? []).flatMap((text) => {
+    const { intent, confidence } = interpreter.interpret(text).prediction;
+    if (!intent?.startsWith(FLOW_INTENT_PREFIX) || confidence < DEFAULT_THRESHOLDS.intent) return [];
+    return [`${text} -> ${intent.slice(FLOW_INTENT_PREFIX.length)}`];
+  });
   const recorder = new AskedSlotRecorder(new NluCommandGenerator({ interpreter }));
   const actions = run.actions ? await loadActionsFrom(run.actions) : undefined;
   const factory = new AgentDriverFactory({
@@ -110,6 +123,7 @@ export async function measureFreeText(run: FreeTextRun): Promise<FreeTextMeasure
     asked: answers.length,
     filled: answers.filter((answer) => answer.miss === undefined).length,
     misses: answers.flatMap((answer) => (answer.miss ? [answer.miss] : [])),
+    offTopicStarts,
   };
 }
 

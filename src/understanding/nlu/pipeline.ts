@@ -1,18 +1,14 @@
-import { load, CORE_SCHEMA } from 'js-yaml';
 import type { Assistant, ComponentConfig } from '../../core/assistant.js';
-import type { IntentExamples, NluData } from '../../core/domain/nlu-data.js';
-import type { Flow } from '../../core/flows/types.js';
-import { nluDataFromDocument } from '../../core/domain/nlu-examples.js';
 import type { IntentClassifier } from './classifier/classifier.js';
 import { classifierOptionsFromPipeline } from './classifier/pipeline-options.js';
 import { trainIntentClassifier } from './classifier/training.js';
 import { extractEntities, trainEntityExtractors } from './entities/model.js';
 import type { EntityModel } from './entities/model.js';
 import type { NluInterpreter } from './nlu-command-generator.js';
-import { FLOW_INTENT_PREFIX } from './nlu-command-generator.js';
+import { nluTrainingData } from './training-data.js';
 import type { ProgressListener } from './progress.js';
-import { projectRepairIntents, repairTrainingDataText } from './repair-intents.js';
-import { flowExamples } from './flow-examples.js';
+
+export { nluTrainingData };
 
 export interface TrainedNlu {
   readonly classifier: IntentClassifier;
@@ -28,62 +24,6 @@ export interface TrainNluOptions {
   /** replaces the seed of config.yml (`random_seed` / `random_state` of the classifier) */
   readonly seed?: number;
   readonly onProgress?: ProgressListener;
-}
-
-/**
- * The training data of an assistant's offline understanding: its own NLU examples, Parley's
- * conversation-repair intents (a project intent of the same name replaces one, and a project intent
- * that triggers the same repair pattern takes its examples in its place), and for every flow
- * without an nlu_trigger what it says about itself (flowExamples) as examples of a pseudo-intent that
- * starts it. A flow whose guard is `if: false` is left out: only `call` and `link` reach it, and Rasa's
- * LLM is not offered it either.
- */
-export function nluTrainingData(assistant: Assistant): NluData {
-  const own = assistant.nlu;
-  const ownIntents = new Set(own.intents.map((entry) => entry.intent));
-  const repair = nluDataFromDocument(load(repairTrainingDataText(), { schema: CORE_SCHEMA }));
-  // a project intent that triggers a repair pattern takes the shipped examples of that repair in its place
-  const sameRepair = [...projectRepairIntents(assistant.flows.flows)].filter(([intent]) =>
-    ownIntents.has(intent),
-  );
-  const replaced = new Map(sameRepair.map(([intent, shipped]) => [shipped, intent]));
-  const shippedFor = (intent: string): IntentExamples | undefined => {
-    const shipped = [...replaced].find(([, own]) => own === intent)?.[0];
-    return shipped === undefined ? undefined : repair.intents.find((entry) => entry.intent === shipped);
-  };
-  const flowIntents: IntentExamples[] = assistant.flows.userFlows
-    .filter((flow) => flow.nluTriggers.length === 0 && flow.description.trim() !== '' && !neverStarts(flow))
-    .map((flow) => ({
-      intent: `${FLOW_INTENT_PREFIX}${flow.id}`,
-      examples: flowExamples(flow).map((text) => ({ text, entities: [] })),
-    }));
-  return {
-    intents: [
-      ...own.intents.map((entry) => withExamplesOf(entry, shippedFor(entry.intent))),
-      ...repair.intents.filter((entry) => !ownIntents.has(entry.intent) && !replaced.has(entry.intent)),
-      ...flowIntents,
-    ],
-    synonyms: own.synonyms,
-    regexes: own.regexes,
-    lookups: own.lookups,
-  };
-}
-
-function withExamplesOf(entry: IntentExamples, shipped: IntentExamples | undefined): IntentExamples {
-  if (!shipped) return entry;
-  const known = new Set(entry.examples.map((example) => example.text.toLowerCase()));
-  return {
-    ...entry,
-    examples: [
-      ...entry.examples,
-      ...shipped.examples.filter((example) => !known.has(example.text.toLowerCase())),
-    ],
-  };
-}
-
-function neverStarts(flow: Flow): boolean {
-  const ast = flow.guard?.ast;
-  return ast?.kind === 'constant' && ast.value === false;
 }
 
 /**

@@ -80,3 +80,42 @@ describe('offline NLU training data: a project intent for a shipped repair repla
     expect(intents).to.include('parley_human_handoff');
   });
 });
+
+describe('offline NLU training data: shipped out-of-scope examples give way to the flows', () => {
+  it('an out-of-scope example using a word of a flow trained from its description is left out', () => {
+    const assistant = inlineAssistant({
+      domain: 'version: "3.1"\nresponses:\n  utter_found: [{text: Found one.}]\n',
+      flows: `
+        flows:
+          search_cars:
+            description: help the user find a car at the dealership
+            steps:
+              - action: utter_found
+      `,
+    });
+    const outOfScope = nluTrainingData(assistant).intents.find(
+      (entry) => entry.intent === 'parley_out_of_scope',
+    );
+    const texts = outOfScope?.examples.map((example) => example.text) ?? [];
+    expect(texts).to.not.include('find me a hotel');
+    expect(texts).to.include.members(['order a pizza', 'play some music']);
+  });
+
+  it('a project with its own NLU examples keeps every shipped out-of-scope example against them', () => {
+    const assistant = inlineAssistant({ domain: DOMAIN, flows: FLOWS });
+    const withOwn = {
+      ...assistant,
+      nlu: {
+        ...assistant.nlu,
+        intents: [{ intent: 'stop_it', examples: [{ text: 'find me a hotel', entities: [] }] }],
+      },
+    };
+    const outOfScope = nluTrainingData(withOwn).intents.find(
+      (entry) => entry.intent === 'parley_out_of_scope',
+    );
+    expect(outOfScope?.examples.map((example) => example.text)).to.include.members([
+      'find me a hotel',
+      'find a hotel in Lisbon',
+    ]);
+  });
+});

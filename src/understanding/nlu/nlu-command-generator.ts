@@ -1,7 +1,6 @@
 import { cleanUpCommandsKeepCannotHandle } from './command-choice.js';
 import type { Command } from '../../core/commands/types.js';
 import { activeCollectSlot } from '../../core/commands/cleanup.js';
-import type { Slot } from '../../core/domain/types.js';
 import type { EngineContext } from '../../core/engine-context.js';
 import type { TrackerState } from '../../core/events/tracker-state.js';
 import type { ParseData } from '../../core/events/types.js';
@@ -10,7 +9,9 @@ import { understandPayload } from '../direct-payloads.js';
 import { commandsFromNlu } from '../nlu-command-adapter.js';
 import type { ExtractedEntity } from './entities/types.js';
 import { REPAIR_INTENT_COMMANDS } from './repair-intents.js';
-import { valueForSlot } from './slot-values/value-for-slot.js';
+import { entityBacked, keptBesideAnswer, partial, repairIntentsOf, runningFlows } from './beside-answer.js';
+import { askedSlotAnswer } from './asked-slot.js';
+import { isExplicitRepair } from './repair-markers.js';
 
 export interface IntentPrediction {
   readonly intent: string | null;
@@ -81,10 +82,14 @@ export class NluCommandGenerator implements CommandGenerator {
     const confident = prediction.intent !== null && prediction.confidence >= this.thresholds.intent;
     const intent = confident ? prediction.intent : null;
     const repair = intent ? REPAIR_INTENT_COMMANDS[intent] : undefined;
-    const flowStart = this.flowFromDescription(prediction, input.engine);
+    // the repair the intent stands for: a shipped one, or a project intent triggering a repair pattern
+    const repairName =
+      intent === null ? undefined : repair ? intent : repairIntentsOf(input.engine).get(intent);
+    const askedName = activeCollectSlot(input.state.stack);
+    // with a question pending, only a confident flow description competes with the answer
+    const flowStart = this.flowFromDescription(prediction, input.engine, askedName !== undefined);
     // Parley's own intents (repair, flow descriptions) are not domain intents: only entities go to the adapter.
     const domainIntent = repair || intent?.startsWith(FLOW_INTENT_PREFIX) ? null : intent;
-    const askedName = activeCollectSlot(input.state.stack);
     const nlu = commandsFromNlu(
       { intent: domainIntent, entities: entities.map(toNluEntity) },
       input.engine,
@@ -96,21 +101,20 @@ export class NluCommandGenerator implements CommandGenerator {
         command.name === askedName ||
         entityBacked(command.name, entities, input.engine),
     );
-    const asked = this.askedSlotValue(
-      text,
-      entities,
-      { ...input, intent: domainIntent },
-      // a repair, a new flow, or values for other slots (a correction): not an answer to the question
-      repair !== undefined ||
-        flowStart !== undefined ||
-        nlu.some((c) => c.command === 'start flow' || (c.command === 'set slot' && c.name !== askedName)),
-    );
+    const answer = this.askedSlotValue(text, entities, prediction, {
+      ...input,
+      repairName,
+      domainIntent,
+      nlu,
+      flowStart,
+    });
+    const asked = answer?.command;
     // A repair (cancel, out of scope, ...) stands alone: slot values it mentions are not meant as answers.
     if (repair && !asked) return [repair];
     return cleanUpCommandsKeepCannotHandle([
       ...(flowStart && !asked ? [flowStart] : []),
       ...(asked ? [asked] : []),
-      ...nlu.filter((command) => !(asked && command.command === 'set slot' && command.name === asked.name)),
+      ...nlu.filter((command) => keptBesideAnswer(command, answer, { repairName, entities, text, ...input })),
     ]);
   }
 
@@ -118,24 +122,61 @@ export class NluCommandGenerator implements CommandGenerator {
   private askedSlotValue(
     text: string,
     entities: readonly ExtractedEntity[],
-    input: { state: TrackerState; engine: EngineContext; intent: string | null },
-    meansSomethingElse: boolean,
-  ): Extract<Command, { command: 'set slot' }> | undefined {
+    prediction: IntentPrediction,
+    input: {
+      state: TrackerState;
+      engine: EngineContext;
+      repairName: string | undefined;
+      domainIntent: string | null;
+      nlu: readonly Command[];
+      flowStart: Command | undefined;
+    },
+  ): { command: Extract<Command, { command: 'set slot' }>; source: 'entity' | 'words' } | undefined {
     const name = activeCollectSlot(input.state.stack);
     const slot = name ? input.engine.domain.slots.get(name) : undefined;
     if (!slot) return undefined;
-    const value = valueForSlot(slot, text, entities) ?? yesNoFromIntent(slot, input.intent, input.engine);
-    // A message that confidently means something else only answers through an entity it contains.
-    if (!value || (meansSomethingElse && value.source === 'text')) return undefined;
+    const running = runningFlows(input.state);
+    const strong = prediction.confidence >= this.thresholds.flowDescription;
+    const answer = askedSlotAnswer({
+      slot,
+      text,
+      entities,
+      buttons: input.state.lastBotTurn.flatMap((event) => event.data.buttons ?? []),
+      intent: input.domainIntent,
+      engine: input.engine,
+      others: {
+        explicitRepair: input.repairName !== undefined && isExplicitRepair(input.repairName, text),
+        otherFlow:
+          strong &&
+          [...(input.flowStart ? [input.flowStart] : []), ...input.nlu].some(
+            (command) => command.command === 'start flow' && !running.has(command.flow),
+          ),
+        otherSlots: input.nlu.some(
+          (command) =>
+            command.command === 'set slot' &&
+            command.name !== slot.name &&
+            entityBacked(command.name, partial(entities, text), input.engine),
+        ),
+        confidentNonAnswer: strong && input.repairName !== undefined,
+      },
+    });
+    if (!answer) return undefined;
     // Parley's offline understanding stands in for the LLM on from_llm slots, so Rasa's mapping rules keep the value.
     const extractor = slot.mappings.some((mapping) => mapping.type === 'from_llm') ? 'LLM' : 'NLU';
-    return { command: 'set slot', name: slot.name, value: value.value, extractor };
+    return {
+      command: { command: 'set slot', name: slot.name, value: answer.value, extractor },
+      source: answer.source === 'entity' ? 'entity' : 'words',
+    };
   }
 
-  private flowFromDescription(prediction: IntentPrediction, engine: EngineContext): Command | undefined {
+  private flowFromDescription(
+    prediction: IntentPrediction,
+    engine: EngineContext,
+    questionPending: boolean,
+  ): Command | undefined {
     const intent = prediction.intent;
-    if (!intent?.startsWith(FLOW_INTENT_PREFIX) || prediction.confidence < this.thresholds.flowDescription)
-      return undefined;
+    const threshold = questionPending ? this.thresholds.flowDescription : this.thresholds.intent;
+    if (!intent?.startsWith(FLOW_INTENT_PREFIX) || prediction.confidence < threshold) return undefined;
     const flowId = intent.slice(FLOW_INTENT_PREFIX.length);
     return engine.flows.has(flowId) ? { command: 'start flow', flow: flowId } : undefined;
   }
@@ -168,43 +209,4 @@ function error(text: string, errorType: string, info?: Record<string, unknown>):
     commands: [{ command: 'error', error_type: errorType, ...(info ? { info } : {}) }],
     parseData: { text, intent: { name: null, confidence: 0 }, entities: [] },
   };
-}
-
-/** Whether an extracted entity fills the slot through one of its from_entity mappings. */
-function entityBacked(
-  slotName: string,
-  entities: readonly ExtractedEntity[],
-  engine: EngineContext,
-): boolean {
-  const slot = engine.domain.slots.get(slotName);
-  return (
-    slot?.mappings.some(
-      (mapping) =>
-        mapping.type === 'from_entity' && entities.some((entity) => entity.entity === mapping.entity),
-    ) ?? false
-  );
-}
-
-/**
- * A yes/no question answered in other words ("yes, let's continue"): the project's own from_intent
- * mappings say which intents mean true and which mean false (affirm → true, deny → false).
- */
-function yesNoFromIntent(
-  slot: Slot,
-  intent: string | null,
-  engine: EngineContext,
-): { value: unknown; source: 'text' } | undefined {
-  if (slot.type !== 'bool' || intent === null) return undefined;
-  for (const candidate of engine.domain.slots.values()) {
-    for (const mapping of candidate.mappings) {
-      if (
-        mapping.type === 'from_intent' &&
-        typeof mapping.value === 'boolean' &&
-        mapping.intent.includes(intent)
-      ) {
-        return { value: mapping.value, source: 'text' };
-      }
-    }
-  }
-  return undefined;
 }

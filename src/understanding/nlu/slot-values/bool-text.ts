@@ -12,7 +12,7 @@ const NO = phrases(`
   no, n, nope, nah, no way, not really, not at all, never, negative, false, incorrect, wrong,
   thats wrong, that is wrong, thats not right, that is not right, thats not correct, not correct,
   i dont, i do not, it is not, its not, it isnt, i am not, im not, dont, do not, definitely not,
-  absolutely not, of course not, certainly not, i disagree, nay, 0
+  absolutely not, of course not, certainly not, i disagree, nay, not now, not yet, no need, 0
 `);
 /** Politeness and hesitation that may surround the answer without changing it. */
 const FILLER = phrases(`

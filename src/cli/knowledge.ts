@@ -1,11 +1,6 @@
 import type { Assistant } from '../core/assistant.js';
 import type { RuntimeBuiltInAction } from '../core/built-ins/types.js';
-import {
-  answersWithLlm,
-  knowledgeConfigOf,
-  SEARCH_POLICY,
-  vectorStoreFallback,
-} from '../core/knowledge-config.js';
+import { answersWithLlm, knowledgeConfigOf, SEARCH_POLICY } from '../core/knowledge-config.js';
 import type { KnowledgeConfig } from '../core/knowledge-config.js';
 import type { KnowledgeIndex } from '../knowledge/knowledge-index.js';
 import { knowledgeSearchAction } from '../knowledge/search-action.js';
@@ -24,21 +19,14 @@ export interface KnowledgeSetupOptions {
 
 /**
  * The searching `action_trigger_search` of a project with an EnterpriseSearchPolicy, over the index of
- * its model (none: `utter_no_knowledge_base`). Says once, at start-up, what replaces the configured
- * vector store, when there is no knowledge base, and what of the policy's LLM settings is not used.
+ * its model (none: `utter_no_knowledge_base`). What replaces the configured vector store, a missing
+ * knowledge base and an unused prompt are validation warnings, which the start-up log repeats; here only
+ * an LLM setting that does not resolve is said.
  */
 export function knowledgeBuiltIns(options: KnowledgeSetupOptions): Map<string, RuntimeBuiltInAction> {
   const config = knowledgeConfigOf(options.assistant.config);
   if (!config) return new Map();
   const { logger, index } = options;
-  const fallback = vectorStoreFallback(config);
-  logger?.warn({ code: fallback.code }, fallback.message);
-  if (!index)
-    logger?.warn(
-      { code: 'KNOWLEDGE_DOCUMENTS_MISSING' },
-      `${SEARCH_POLICY}: the model has no knowledge index (no .txt documents in ${config.source} when it ` +
-        'was trained); knowledge questions are answered with utter_no_knowledge_base.',
-    );
   const llm = index && answersWithLlm(config) ? knowledgeLlm(config, options) : undefined;
   logger?.info(
     { passages: index?.chunks.length ?? 0, answers: index ? (llm ? 'llm' : 'passage') : 'none' },
@@ -51,12 +39,6 @@ export function knowledgeBuiltIns(options: KnowledgeSetupOptions): Map<string, R
 /** The policy's LLM client; undefined (with a warning) when its settings do not resolve. */
 function knowledgeLlm(config: KnowledgeConfig, options: KnowledgeSetupOptions): OpenAiClient | undefined {
   const { logger } = options;
-  for (const key of ['prompt', 'prompt_template'])
-    if (config.policy.options[key] !== undefined)
-      logger?.warn(
-        { section: 'knowledge' },
-        `${SEARCH_POLICY}: ${key} is not used; Parley asks the LLM with its own prompt (docs/knowledge.md).`,
-      );
   const resolved = resolveComponentLlm(
     config.policy,
     options.assistant.endpoints,

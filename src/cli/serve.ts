@@ -17,7 +17,7 @@ import { RequestLog } from '../server/request-log.js';
 import { TurnGate } from '../server/turn-gate.js';
 import type { Environment } from '../understanding/llm/config.js';
 import { selectChannels } from './channels.js';
-import { logCompatibility } from './compatibility-log.js';
+import { logStartUpWarnings } from './start-up-warnings.js';
 import { openStores } from './stores.js';
 import { composeAgent } from './compose.js';
 import { formatDiagnosticsText } from './format-diagnostics.js';
@@ -79,7 +79,7 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
       code: 'PROJECT_INVALID',
       message: `The assistant has errors:\n${formatDiagnosticsText(diagnostics)}`,
     });
-  logCompatibility(options.logger, project);
+  logStartUpWarnings(options.logger, diagnostics);
   const assistant = project.assistant;
   // before any training: a bad a2a_server block or an incompatible setup fails fast
   const a2a = prepareA2aServer({

@@ -6,7 +6,7 @@ import { MemoryTrackerStore } from '../../src/stores/memory-tracker-store.js';
 import { writeInlineProject } from '../support/inline-project.js';
 import { recordingLogger } from '../support/recording-logger.js';
 
-describe('parley run says at start-up what it does not run', function () {
+describe('parley run says at start-up what validate warns about', function () {
   this.timeout(60_000);
 
   it('logs one structured warning per cause, with the code validate gives it', async () => {
@@ -65,15 +65,46 @@ describe('parley run says at start-up what it does not run', function () {
         'CONFIG_COMPONENT_REPLACED',
         'NLG_REPHRASER_NOT_RUN',
       ]);
-      expect(said.map((entry) => entry['subject'])).to.deep.equal([
+      const messages = logger.warnings.filter((message) => message.includes('not run'));
+      for (const [index, name] of [
         'WhitespaceTokenizer',
         'DIETClassifier',
         'TEDPolicy',
-        'nlg',
-      ]);
+        'rephraser',
+      ].entries())
+        expect(messages[index]).to.contain(name);
       expect(said[3]).to.include({ line: 2 });
       expect(String(said[3]?.['file'])).to.match(/endpoints\.yml$/);
       expect(logger.warnings[3]).to.contain('2 of the project');
+    } finally {
+      await server.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('logs every other validation warning too: a misspelled config key, an endpoints section not run', async () => {
+    const root = writeInlineProject({
+      domain: 'responses:\n  utter_hi:\n    - text: hi\n',
+      flows: 'flows:\n  hi:\n    description: says hi\n    steps:\n      - action: utter_hi\n',
+      config:
+        'recipe: default.v1\nlanguage: en\nassistant_id: start-up\npipline:\n  - name: NLUCommandAdapter\n',
+      endpoints: 'event_broker:\n  type: pika\n',
+    });
+    const logger = recordingLogger();
+    const codes: unknown[] = [];
+    const warn = logger.warn;
+    const server = await startServer({
+      location: { project: root },
+      projectRoot: root,
+      port: 0,
+      host: '127.0.0.1',
+      logger: { ...logger, warn: (entry, message) => (codes.push(entry['code']), warn(entry, message)) },
+      trackerStore: new MemoryTrackerStore(),
+      lockStore: new MemoryLockStore(),
+    });
+    try {
+      expect(codes).to.include.members(['CONFIG_IGNORED_KEY', 'ENDPOINTS_SECTION_NOT_RUN']);
+      expect(codes.filter((code) => code === 'ENDPOINTS_SECTION_NOT_RUN')).to.have.length(1);
     } finally {
       await server.close();
       rmSync(root, { recursive: true, force: true });

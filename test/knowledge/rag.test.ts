@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { BotUttered, Event } from '../../src/core/events/types.js';
 import { buildKnowledge } from '../../src/knowledge/build.js';
 import { loadProject } from '../../src/project/load-project.js';
+import { validateProject } from '../../src/project/validate/index.js';
 import { startFakeOpenAi } from '../support/fake-openai.js';
 import type { FakeOpenAi } from '../support/fake-openai.js';
 import { flowsStarted, startConversation, utterances } from '../support/inline-assistant.js';
@@ -50,7 +51,7 @@ describe('action_trigger_search with the policy’s LLM: answers generated from 
       env: {},
       logger,
     });
-    return { conversation, logger };
+    return { conversation, logger, root };
   }
 
   it('sends the best passages with their sources and the conversation, and answers with the LLM’s text', async () => {
@@ -110,11 +111,14 @@ describe('action_trigger_search with the policy’s LLM: answers generated from 
     expect(answer?.text).to.match(/^Refunds are paid to the original payment method/);
   });
 
-  it('says at start-up that a custom prompt_template of the policy is not used', async () => {
-    const { logger } = await ragConversation('prompt_template: prompts/search.jinja2');
-    expect(logger.warnings).to.include(
-      'EnterpriseSearchPolicy: prompt_template is not used; Parley asks the LLM with its own prompt (docs/knowledge.md).',
+  it('warns (validate, and so the start-up log) that a custom prompt_template of the policy is not used', async () => {
+    const { root } = await ragConversation('prompt_template: prompts/search.jinja2');
+    const prompts = validateProject({ project: root }).diagnostics.filter(
+      (diagnostic) => diagnostic.code === 'CONFIG_CUSTOM_PROMPT',
     );
+    expect(prompts.map((diagnostic) => diagnostic.message)).to.deep.equal([
+      "EnterpriseSearchPolicy: the custom prompt template 'prompts/search.jinja2' (prompt_template) is not used; Parley uses its own prompt.",
+    ]);
   });
 
   it('asks no LLM when no passage is relevant', async () => {

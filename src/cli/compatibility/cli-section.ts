@@ -4,7 +4,7 @@ import { row } from './types.js';
 import type { FeatureRow, Section } from './types.js';
 
 /**
- * Rasa's commands (Rasa Pro 3.7–3.16) and the flags a CALM project uses with them. Flags for remote
+ * Rasa's commands (Rasa Pro 3.7–3.17) and the flags a CALM project uses with them. Flags for remote
  * storage, syslog and Rasa Studio are left out: they have no Parley counterpart to look for.
  */
 const RASA_CLI: Readonly<Record<string, readonly string[]>> = {

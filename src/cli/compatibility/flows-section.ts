@@ -5,7 +5,7 @@ import { flowsFileSchema, STEP_KINDS } from '../../project/schemas/flows.js';
 import { row } from './types.js';
 import type { FeatureRow, Section } from './types.js';
 
-/** Flow keys Rasa reads (flows_yaml_schema.json and the flow readers of Rasa Pro 3.7–3.16). */
+/** Flow keys Rasa reads (flows_yaml_schema.json and the flow readers of Rasa Pro 3.7–3.17). */
 const RASA_FLOW_KEYS: Readonly<Record<string, string>> = {
   name: 'readable name in clarification, cancel and continue messages',
   description: 'LLM prompt and A2A skill text; a missing one is a warning',

@@ -26,7 +26,7 @@ export function renderCompatibilityDoc(sections: readonly Section[] = compatibil
   return [
     '# Compatibility with Rasa',
     '',
-    'What Parley does with each Rasa CALM feature (Rasa Pro 3.7 to 3.16). **supported**: runs as in Rasa;',
+    'What Parley does with each Rasa CALM feature (Rasa Pro 3.7 to 3.17). **supported**: runs as in Rasa;',
     '**replaced**: runs by other means, named in the note; **warned**: read and not run, and',
     '`parley data validate` and the start-up log say so with a warning; **refused**: an error names it.',
     '',

@@ -10,28 +10,11 @@
  * 6. anything else left on the stack (a repair pattern listening) → input-required
  * 7. nothing left: repair on → input-required (the assistant offers more help), off → completed
  */
+import { ENGINE_SLOTS } from '../core/domain/built-in-slots.js';
 import type { TrackerState } from '../core/events/tracker-state.js';
 import type { BotUttered, Event } from '../core/events/types.js';
 import type { Frame } from '../core/stack/frames.js';
 import type { TaskState } from './tasks/model.js';
-
-/** machinery slots a calling agent has no use for ("internal dialogue machinery stays private") */
-const INTERNAL_SLOTS = new Set([
-  'dialogue_stack',
-  'requested_slot',
-  'flow_hashes',
-  'return_value',
-  'session_started_metadata',
-  'interrupted_flow_to_continue',
-  'continue_interrupted_flow_confirmation',
-  // the default patterns' own slots
-  'confirm_correction',
-  'silence_timeout',
-  'consecutive_silence_timeouts',
-  'max_clarification_options',
-  'continue_conversation',
-  'csat_score',
-]);
 
 export interface DialogueOutcome {
   readonly state: TaskState;
@@ -95,7 +78,7 @@ function awaiting(collect: Frame, stack: readonly Frame[]): Record<string, unkno
 }
 
 export function publicSlots(slots: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(slots).filter(([name]) => !INTERNAL_SLOTS.has(name)));
+  return Object.fromEntries(Object.entries(slots).filter(([name]) => !ENGINE_SLOTS.has(name)));
 }
 
 /**

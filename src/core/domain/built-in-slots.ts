@@ -38,3 +38,21 @@ export function withBuiltInSlots(
   }
   return slots;
 }
+
+/**
+ * Slots of the engine's machinery rather than of the assistant's business: the built-in slots, the
+ * value an action returns (`return_value`) and the default patterns' own slots. Rasa leaves them out of
+ * what it shows of a conversation's data (the search prompt; for A2A, what a calling agent receives).
+ */
+export const ENGINE_SLOTS: ReadonlySet<string> = new Set([
+  ...BUILT_IN_SLOTS,
+  'return_value',
+  'interrupted_flow_to_continue',
+  'continue_interrupted_flow_confirmation',
+  'confirm_correction',
+  'silence_timeout',
+  'consecutive_silence_timeouts',
+  'max_clarification_options',
+  'continue_conversation',
+  'csat_score',
+]);

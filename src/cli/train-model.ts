@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Assistant } from '../core/assistant.js';
 import type { LoadedProject } from '../project/load-project.js';
-import { LLM_GENERATORS } from '../understanding/llm/config.js';
+import { pipelineShape } from '../understanding/coexistence/setup.js';
+import type { PipelineShape } from '../understanding/coexistence/setup.js';
 import { trainNlu } from '../understanding/nlu/pipeline.js';
 import type { TrainedNlu } from '../understanding/nlu/pipeline.js';
 import type { ProgressListener } from '../understanding/nlu/progress.js';
@@ -40,9 +41,12 @@ export function trainModel(options: TrainModelOptions): TrainedModel {
   const started = performance.now();
   const understanding = understandingOf(assistant);
   const training =
-    understanding === 'nlu'
-      ? trainNlu(assistant, options.onProgress ? { onProgress: options.onProgress } : {})
-      : undefined;
+    understanding === 'llm'
+      ? undefined
+      : trainNlu(assistant, {
+          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+          projectDataOnly: understanding === 'hybrid',
+        });
   const metadata: ModelMetadata = {
     format: 'parley-model',
     version: 1,
@@ -66,10 +70,10 @@ export function trainModel(options: TrainModelOptions): TrainedModel {
   return { path, metadata, nlu: training };
 }
 
-/** `llm` when config.yml names an LLM command generator (configured or not), else Parley's offline NLU. */
-export function understandingOf(assistant: Assistant): 'nlu' | 'llm' {
-  const llm = assistant.config.pipeline.some(
-    (component) => component.name in LLM_GENERATORS || component.name === 'MultiStepLLMCommandGenerator',
-  );
-  return llm ? 'llm' : 'nlu';
+/**
+ * `llm` when config.yml names an LLM command generator (configured or not) alone, `hybrid` when NLU
+ * runs next to it or a coexistence router is configured (both need the trained NLU), else `nlu`.
+ */
+export function understandingOf(assistant: Assistant): PipelineShape {
+  return pipelineShape(assistant.config.pipeline);
 }

@@ -80,6 +80,28 @@ export function resolveLlmConfig(
   }
 }
 
+/**
+ * The model client of another LLM component of the pipeline (the LLMBasedRouter), read the way the
+ * command generator's is: `llm` naming a model group of endpoints.yml, or an inline model.
+ */
+export function resolveComponentClient(
+  component: ComponentConfig,
+  assistant: Pick<Assistant, 'endpoints'>,
+  env: Environment = process.env,
+):
+  | { readonly ok: true; readonly client: LlmClientConfig; readonly warnings: readonly string[] }
+  | { readonly ok: false; readonly error: LlmError } {
+  const warnings: string[] = [];
+  try {
+    const { model } = modelSettings(component.name, component.options, assistant.endpoints, warnings);
+    return { ok: true, client: clientConfig(component.name, model, env, warnings), warnings };
+  } catch (error) {
+    if (!(error instanceof ConfigProblem)) throw error;
+    const message = `${error.message} ${HOW_TO}`;
+    return { ok: false, error: new LlmError({ code: 'LLM_NOT_CONFIGURED', message }) };
+  }
+}
+
 function fail(message: string): never {
   throw new ConfigProblem(message);
 }

@@ -26,6 +26,11 @@ export interface TrainNluOptions {
   /** replaces the seed of config.yml (`random_seed` / `random_state` of the classifier) */
   readonly seed?: number;
   readonly onProgress?: ProgressListener;
+  /**
+   * train on the project's own NLU data only, as Rasa's NLU components do (a hybrid pipeline, whose
+   * router and NLU command adapter act on the project's intents); default: Parley's offline data
+   */
+  readonly projectDataOnly?: boolean;
 }
 
 /**
@@ -61,7 +66,7 @@ export function nluTrainingData(assistant: Assistant): NluData {
  * default one. The same project and seed always give the same model.
  */
 export function trainNlu(assistant: Assistant, options: TrainNluOptions = {}): NluTraining {
-  const data = nluTrainingData(assistant);
+  const data = options.projectDataOnly ? assistant.nlu : nluTrainingData(assistant);
   const examples = data.intents.flatMap((entry) =>
     entry.examples.map((example) => ({ text: example.text, intent: entry.intent })),
   );

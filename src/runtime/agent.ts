@@ -83,6 +83,7 @@ export class Agent {
   private readonly engineOptions: EngineOptions;
   private readonly logger: Logger;
   private readonly initialSlots: Record<string, unknown>;
+  private readonly sharedSlots: readonly string[];
 
   constructor(options: AgentOptions) {
     this.options = options;
@@ -92,6 +93,9 @@ export class Agent {
     this.initialSlots = Object.fromEntries(
       [...options.assistant.domain.slots.values()].map((slot) => [slot.name, slot.initialValue ?? null]),
     );
+    this.sharedSlots = [...options.assistant.domain.slots.values()]
+      .filter((slot) => slot.sharedForCoexistence === true)
+      .map((slot) => slot.name);
   }
 
   handleMessage(message: IncomingMessage): Promise<TurnResult> {
@@ -219,6 +223,7 @@ export class Agent {
   private snapshotFitsDomain(state: TrackerState): boolean {
     const saved = state.initialSlots;
     const current = this.initialSlots;
+    if (state.sharedSlots.join('\n') !== this.sharedSlots.join('\n')) return false;
     const names = Object.keys(current);
     if (Object.keys(saved).length !== names.length) return false;
     return names.every(
@@ -348,7 +353,11 @@ export class Agent {
   }
 
   private emptyState(conversationId: string): TrackerState {
-    return createTrackerState({ senderId: conversationId, initialSlots: this.initialSlots });
+    return createTrackerState({
+      senderId: conversationId,
+      initialSlots: this.initialSlots,
+      sharedSlots: this.sharedSlots,
+    });
   }
 }
 

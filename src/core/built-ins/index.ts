@@ -3,6 +3,7 @@ import { actionClarifyFlows } from './clarify-flows.js';
 import { actionCorrectFlowSlot } from './correct-flow-slot.js';
 import { actionCancelInterruptedFlows, actionContinueInterruptedFlow } from './interrupted-flows.js';
 import { actionRepeatBotMessages } from './repeat-bot-messages.js';
+import { actionResetRouting } from './reset-routing.js';
 import { actionRunSlotRejections } from './run-slot-rejections.js';
 import {
   actionHangup,
@@ -39,4 +40,5 @@ export const PURE_BUILT_IN_ACTIONS: ReadonlyMap<string, BuiltInAction> = new Map
   ['action_back', noEffects],
   ['action_default_fallback', noEffects],
   ['action_send_text', noEffects],
+  ['action_reset_routing', actionResetRouting],
 ]);

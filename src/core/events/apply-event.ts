@@ -41,6 +41,8 @@ function changesFor(state: TrackerState, event: Event): StateChanges {
       return restarted(state);
     case 'session_started':
       return conversationReset(state);
+    case 'routing_session_ended':
+      return routingSessionEnded(state);
     case 'reset_slots':
       return { slots: state.initialSlots, slotFilledBy: {} };
     case 'rewind':
@@ -167,6 +169,28 @@ function restarted(state: TrackerState): StateChanges {
     stackHistory: new Map(),
     followupAction: ACTION_SESSION_START,
     afterRestartIndex: state.eventCount + 1,
+  };
+}
+
+/**
+ * Rasa's RoutingSessionEnded: the reset of a restart, keeping the `shared_for_coexistence` slots and
+ * without scheduling a session start.
+ */
+function routingSessionEnded(state: TrackerState): StateChanges {
+  const kept = Object.fromEntries(
+    state.sharedSlots.filter((name) => name in state.slots).map((name) => [name, state.slots[name]]),
+  );
+  const keptFilledBy = Object.fromEntries(
+    Object.entries(state.slotFilledBy).filter(([name]) => state.sharedSlots.includes(name)),
+  );
+  return {
+    ...conversationReset(state),
+    // what the LLM prompt shows of the conversation is not part of the routing session
+    recentMessages: state.recentMessages,
+    slots: { ...state.initialSlots, ...kept },
+    slotFilledBy: keptFilledBy,
+    stack: [],
+    stackHistory: new Map(),
   };
 }
 

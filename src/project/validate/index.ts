@@ -6,6 +6,7 @@ import { RuleContext } from './rule.js';
 import type { ValidationRule } from './rule.js';
 import { actionStepsRule } from './rules/action-steps.js';
 import { buttonsRule } from './rules/buttons.js';
+import { coexistenceRule } from './rules/coexistence.js';
 import { collectStepsRule } from './rules/collect-steps.js';
 import { conditionsRule } from './rules/conditions.js';
 import { configRule } from './rules/config.js';
@@ -34,6 +35,7 @@ export const VALIDATION_RULES: readonly ValidationRule[] = [
   responsesRule,
   buttonsRule,
   nluDataRule,
+  coexistenceRule,
 ];
 
 export interface ValidationResult {

@@ -1,9 +1,9 @@
 import type { Assistant } from '../core/assistant.js';
+import type { NluPolicies } from '../core/dialogue/nlu-policies.js';
 import type { Command } from '../core/commands/types.js';
 import type { EngineContext, EngineOptions } from '../core/engine-context.js';
 import { DEFAULT_ENGINE_OPTIONS } from '../core/engine-context.js';
 import { foldEvents } from '../core/events/fold-events.js';
-import { createTrackerState } from '../core/events/tracker-state.js';
 import type { TrackerState } from '../core/events/tracker-state.js';
 import type { BotUttered, Event, ParseData, UnstampedEvent } from '../core/events/types.js';
 import { AppError } from '../core/errors.js';
@@ -24,6 +24,8 @@ import type { StoredText } from '../core/text/stored-text.js';
 import { receiveUserMessage } from '../core/turn.js';
 import type { Logger } from './logger.js';
 import { SILENT_LOGGER } from './logger.js';
+import { NluDialogue } from './nlu-dialogue.js';
+import { FreshState } from './fresh-state.js';
 import { OpenTurn } from './open-turn.js';
 import type { TurnResult } from './open-turn.js';
 import { needsNewSession } from './session.js';
@@ -38,6 +40,8 @@ export interface AgentOptions {
   readonly ids: IdSource;
   readonly engineOptions?: Partial<EngineOptions>;
   readonly logger?: Logger;
+  /** coexistence: the rules and stories policies that answer while a session is routed away from CALM */
+  readonly nluPolicies?: NluPolicies;
   /** actions one turn may run before the turn is cut short as an internal error */
   readonly maxActionsPerTurn?: number;
 }
@@ -82,20 +86,16 @@ export class Agent {
   private readonly options: AgentOptions;
   private readonly engineOptions: EngineOptions;
   private readonly logger: Logger;
-  private readonly initialSlots: Record<string, unknown>;
-  private readonly sharedSlots: readonly string[];
+  private readonly fresh: FreshState;
+  private readonly nlu: NluDialogue;
 
   constructor(options: AgentOptions) {
     this.options = options;
     this.assistant = options.assistant;
     this.engineOptions = { ...DEFAULT_ENGINE_OPTIONS, ...options.engineOptions };
     this.logger = options.logger ?? SILENT_LOGGER;
-    this.initialSlots = Object.fromEntries(
-      [...options.assistant.domain.slots.values()].map((slot) => [slot.name, slot.initialValue ?? null]),
-    );
-    this.sharedSlots = [...options.assistant.domain.slots.values()]
-      .filter((slot) => slot.sharedForCoexistence === true)
-      .map((slot) => slot.name);
+    this.fresh = new FreshState(options.assistant.domain);
+    this.nlu = new NluDialogue(options.assistant, options.nluPolicies);
   }
 
   handleMessage(message: IncomingMessage): Promise<TurnResult> {
@@ -212,23 +212,10 @@ export class Agent {
   private async stateOf(conversationId: string, recent: RecentConversation): Promise<TrackerState> {
     const snapshot = recent.snapshot;
     if (!snapshot) return foldEvents(this.emptyState(conversationId), recent.eventsAfterSnapshot);
-    if (this.snapshotFitsDomain(snapshot.state))
-      return foldEvents(snapshot.state, recent.eventsAfterSnapshot);
+    if (this.fresh.fits(snapshot.state)) return foldEvents(snapshot.state, recent.eventsAfterSnapshot);
     // the domain's slots changed since the snapshot was taken: derive the state from the events again
     const events = await this.options.trackerStore.loadAll(conversationId);
     return foldEvents(this.emptyState(conversationId), events.slice(0, recent.eventCount));
-  }
-
-  /** A snapshot is a cache of the fold under the domain it was made with; other initial slots void it. */
-  private snapshotFitsDomain(state: TrackerState): boolean {
-    const saved = state.initialSlots;
-    const current = this.initialSlots;
-    if (state.sharedSlots.join('\n') !== this.sharedSlots.join('\n')) return false;
-    const names = Object.keys(current);
-    if (Object.keys(saved).length !== names.length) return false;
-    return names.every(
-      (name) => name in saved && JSON.stringify(saved[name]) === JSON.stringify(current[name]),
-    );
   }
 
   private async runTurn(message: IncomingMessage): Promise<TurnResult> {
@@ -247,6 +234,7 @@ export class Agent {
       ...(message.metadata ? { metadata: message.metadata } : {}),
     };
     turn.adopt(receiveUserMessage(turn.state, userMessage, engine));
+    for (const event of this.nlu.slotEvents(userMessage.parseData, turn.state)) turn.add(event);
     await this.predictAndAct(turn, message.inputChannel);
     return turn.commit();
   }
@@ -289,6 +277,10 @@ export class Agent {
         await this.runAction(turn, followup, channel);
         continue;
       }
+      if (this.nlu.answers(turn.state)) {
+        if (await this.nluPolicyStep(turn, channel)) return;
+        continue;
+      }
       const prediction = predictNextAction(turn.state, this.engine(turn.now));
       turn.adopt(prediction);
       const metadata = {
@@ -309,17 +301,32 @@ export class Agent {
     turn.add({ event: 'action', name: ACTION_LISTEN, policy: 'FlowPolicy', confidence: 1 });
   }
 
+  /** One prediction of the NLU-based policies; true when it is to listen (the turn is over). */
+  private async nluPolicyStep(turn: OpenTurn, channel: string | undefined): Promise<boolean> {
+    const { action, policy, confidence } = this.nlu.predict(await turn.allEvents(), turn.state);
+    if (action === ACTION_LISTEN) {
+      turn.add({ event: 'action', name: ACTION_LISTEN, policy, confidence });
+      return true;
+    }
+    await this.runAction(turn, action, channel, {}, { policy, confidence });
+    return false;
+  }
+
   private async runAction(
     turn: OpenTurn,
     name: string,
     channel: string | undefined,
     metadata: Record<string, unknown> = {},
+    predicted: { readonly policy: string; readonly confidence: number } = {
+      policy: 'FlowPolicy',
+      confidence: 1,
+    },
   ): Promise<void> {
     turn.add({
       event: 'action',
       name,
-      policy: 'FlowPolicy',
-      confidence: 1,
+      policy: predicted.policy,
+      confidence: predicted.confidence,
       ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
     });
     const engine = this.engine(turn.now);
@@ -353,11 +360,7 @@ export class Agent {
   }
 
   private emptyState(conversationId: string): TrackerState {
-    return createTrackerState({
-      senderId: conversationId,
-      initialSlots: this.initialSlots,
-      sharedSlots: this.sharedSlots,
-    });
+    return this.fresh.create(conversationId);
   }
 }
 

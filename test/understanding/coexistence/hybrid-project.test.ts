@@ -178,7 +178,7 @@ describe('A hybrid NLU + LLM project (coexistence) against a fake OpenAI server'
   describe('with LLMBasedRouter', () => {
     const llmRouter = (text: string): string =>
       text.replace(
-        /  - name: IntentBasedRouter\n(    .*\n|      .*\n)*/,
+        / {2}- name: IntentBasedRouter\n( {4}.*\n| {6}.*\n)*/,
         '  - name: LLMBasedRouter\n    calm_entry:\n      sticky: books flights and checks flight status\n    llm:\n      model_group: fake_llm\n',
       );
 

@@ -1,6 +1,7 @@
 import type { Assistant } from '../core/assistant.js';
 import type { CommandGenerator } from '../core/ports.js';
 import type { Logger } from '../runtime/logger.js';
+import { withRoutingToCalm } from '../understanding/coexistence/routing-marker.js';
 import { createHybridGenerator, pipelineShape } from '../understanding/coexistence/setup.js';
 import { PayloadCommandGenerator } from '../understanding/direct-payloads.js';
 import { resolveLlmConfig } from '../understanding/llm/config.js';
@@ -61,10 +62,14 @@ export function chooseUnderstanding(
   if (llm.config)
     return {
       ok: true,
-      generator: createLlmCommandGenerator(llm.config, { logger: options.logger }),
+      generator: withRoutingToCalm(createLlmCommandGenerator(llm.config, { logger: options.logger }), 'llm'),
       kind: 'llm',
     };
   const trained = options.trained ?? trainNlu(assistant);
   const interpreter = nluInterpreter(trained, options.today ?? (() => new Date()));
-  return { ok: true, generator: new NluCommandGenerator({ interpreter }), kind: 'nlu' };
+  return {
+    ok: true,
+    generator: withRoutingToCalm(new NluCommandGenerator({ interpreter }), 'nlu'),
+    kind: 'nlu',
+  };
 }

@@ -75,7 +75,7 @@ describe('Hybrid understanding: NLUCommandAdapter and an LLM command generator i
 
   it('skips the LLM when an NLU slot mapping fills the slot being collected', async () => {
     const state = await stateAfter(travel, [
-      { text: 'hi', commands: [{ command: 'start flow', flow: 'book_flight' }] },
+      { text: 'hi', commands: [route(true), { command: 'start flow', flow: 'book_flight' }] },
     ]);
     fake.answer(() => 'set slot destination Paris');
     const result = await understand(generator(), 'Lisbon', state);

@@ -156,3 +156,24 @@ describe('Coexistence routers', () => {
     });
   });
 });
+
+describe('Coexistence without a router (the routing slot only)', () => {
+  it('routes to CALM when the NLU understanding starts a flow, and when the LLM understands anything', async () => {
+    const { withRoutingToCalm } = await import('../../../src/understanding/coexistence/routing-marker.js');
+    const { PayloadCommandGenerator } = await import('../../../src/understanding/direct-payloads.js');
+    const travel = travelAssistant();
+    const input = (text: string) => ({ text, state: emptyState(travel), engine: engineFor(travel) });
+    const nlu = withRoutingToCalm(new PayloadCommandGenerator(), 'nlu');
+    expect((await nlu.understand(input('/book_flight'))).commands).to.deep.equal([
+      { command: 'start flow', flow: 'book_flight' },
+      { command: 'set slot', name: 'route_session_to_calm', value: true },
+    ]);
+    expect((await nlu.understand(input('/SetSlots(destination=Oslo)'))).commands).to.have.length(1);
+    const llm = withRoutingToCalm(new PayloadCommandGenerator(), 'llm');
+    expect((await llm.understand(input('/SetSlots(destination=Oslo)'))).commands.at(-1)).to.deep.equal({
+      command: 'set slot',
+      name: 'route_session_to_calm',
+      value: true,
+    });
+  });
+});

@@ -59,9 +59,9 @@ export async function runTrain(io: CliIo, options: TrainRunOptions): Promise<num
     progress.finish();
     for (const note of trained.metadata.notes) io.stderr(`Note: ${note}\n`);
     io.stderr(
-      trained.metadata.understanding === 'nlu'
-        ? `Trained the NLU pipeline in ${trained.metadata.trainingSeconds.toFixed(1)} s.\n`
-        : 'No NLU to train: the project understands through an LLM command generator.\n',
+      trained.metadata.understanding === 'llm'
+        ? 'No NLU to train: the project understands through an LLM command generator.\n'
+        : `Trained the NLU pipeline${trained.metadata.understanding === 'hybrid' ? ' (hybrid: NLU next to the LLM command generator)' : ''} in ${trained.metadata.trainingSeconds.toFixed(1)} s.\n`,
     );
     io.stdout(`Your Parley model is trained and saved at '${trained.path}'.\n`);
     return 0;

@@ -132,6 +132,8 @@ describe('parley train', function () {
     const archive = readModel(savedPath(run.stdout));
     expect(archive.metadata.understanding).to.equal('hybrid');
     expect(archive.nlu).not.to.equal(null);
+    expect(run.stderr).to.contain('Trained the NLU pipeline (hybrid');
+    expect(run.stderr).not.to.contain('No NLU to train');
   });
 
   it('shows progress in place on a terminal and as plain phase lines elsewhere, on stderr only', async () => {

@@ -43,7 +43,8 @@ export function chooseUnderstanding(
       { reason: llm.error.message },
       'LLM not configured: only direct payloads are understood',
     );
-    return { ok: true, generator: new PayloadCommandGenerator(), kind: 'payloads' };
+    // a payload that starts a flow routes the session to CALM, as Rasa's NLU command adapter does
+    return { ok: true, generator: withRoutingToCalm(new PayloadCommandGenerator(), 'nlu'), kind: 'payloads' };
   }
   if (pipelineShape(assistant.config.pipeline) === 'hybrid') {
     const trained = options.trained ?? trainNlu(assistant, { projectDataOnly: true });

@@ -21,6 +21,6 @@ describe('parley on a hybrid NLU + LLM project (test/fixtures/hybrid-travel)', f
   it('passes its e2e tests of the NLU-based side (rules, stories, routing reset) without calling the LLM', async () => {
     const run = await runCli(['test', 'e2e', '-p', fixture.root, join(fixture.root, 'tests')]);
     expect(run.code, run.stdout + run.stderr).to.equal(0);
-    expect(run.stdout).to.contain('0 failed, 2 passed');
+    expect(run.stdout).to.contain('0 failed, 3 passed');
   });
 });

@@ -140,6 +140,23 @@ describe('A hybrid NLU + LLM project (coexistence) against a fake OpenAI server'
       expect(again.llm).to.have.length(0);
     });
 
+    it('keeps a session routed to the NLU-based side there: a flow trigger then gets the fallback, not the flow', async () => {
+      fake.answer(
+        llm(
+          () => 'C',
+          () => 'start flow check_status',
+        ),
+      );
+      const conversation = await talk(projectCopy(fake.apiBase), fake, trained);
+      await conversation.say('hello there');
+      const book = await conversation.say('I want to book a flight to Porto');
+      expect(book.llm).to.have.length(0);
+      expect(book.actions.filter((name) => name !== 'action_listen')).to.deep.equal([
+        'action_default_fallback',
+      ]);
+      expect(book.events.some((event) => event.event === 'flow_started')).to.equal(false);
+    });
+
     it('answers a non-sticky intent on the NLU side for that message only', async () => {
       fake.answer(
         llm(

@@ -41,9 +41,23 @@ describe('Validation of a coexistence project', () => {
             required_slots: []
       `,
       'data/flows.yml': FLOWS,
+      'data/stories.yml': `
+        stories:
+          - story: hello
+            steps:
+              - intent: greet
+              - action: utter_helo
+      `,
     });
     const { diagnostics } = validateProject({ project: root });
     const codes = diagnostics.map((item) => item.code);
+    const unknown = diagnostics
+      .filter((item) => item.code === 'STORY_UNKNOWN_NAME')
+      .map((item) => item.message);
+    expect(unknown).to.deep.equal([
+      "'hello' names the intent 'greet', which the domain does not declare.",
+      "'hello' names the action 'utter_helo', which the domain does not declare.",
+    ]);
     expect(codes.filter((code) => code === 'COEXISTENCE_ROUTER_CONFIG')).to.have.length(2);
     expect(codes).to.include('COEXISTENCE_ROUTING_SLOT');
     const forms = diagnostics.find((item) => item.code === 'FORMS_NOT_RUN');

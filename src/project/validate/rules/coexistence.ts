@@ -1,5 +1,7 @@
 import { ROUTE_TO_CALM_SLOT } from '../../../core/coexistence.js';
 import { intentEntries, llmEntries, ROUTER_NAMES } from '../../../core/coexistence-config.js';
+import type { StoryStep } from '../../../core/dialogue/types.js';
+import { BUILT_IN_ACTIONS } from '../../../core/domain/built-in-actions.js';
 import type { SourceRef } from '../../../core/errors.js';
 import { positionOf } from '../../load/yaml-file.js';
 import type { RuleContext, ValidationRule } from '../rule.js';
@@ -13,6 +15,7 @@ export const coexistenceRule: ValidationRule = {
   check(context) {
     checkRouter(context);
     checkForms(context);
+    checkStoryNames(context);
   },
 };
 
@@ -47,6 +50,35 @@ function checkForms(context: RuleContext): void {
       `The domain declares forms (${Object.keys(forms).join(', ')}); Parley does not run forms, so stories and rules that activate them will not fill their slots.`,
     );
   }
+}
+
+/** Stories and rules name intents and actions of the domain (a typo would make a step never match). */
+function checkStoryNames(context: RuleContext): void {
+  const { dialogue, domain } = context.assistant;
+  const items = [...dialogue.stories.map((story) => ({ ...story, condition: [] })), ...dialogue.rules];
+  for (const item of items) {
+    const steps = [...item.condition, ...item.steps];
+    for (const name of unknownNames(steps, context, domain.intents))
+      context.report(
+        'STORY_UNKNOWN_NAME',
+        item.source,
+        `'${item.name}' names ${name}, which the domain does not declare.`,
+      );
+  }
+}
+
+function unknownNames(
+  steps: readonly StoryStep[],
+  context: RuleContext,
+  intents: ReadonlyMap<string, unknown>,
+): string[] {
+  return steps.flatMap((step): string[] => {
+    if (step.kind === 'or') return unknownNames(step.alternatives, context, intents);
+    if (step.kind === 'intent' && !intents.has(step.intent)) return [`the intent '${step.intent}'`];
+    if (step.kind === 'action' && !context.isKnownAction(step.action, BUILT_IN_ACTIONS))
+      return [`the action '${step.action}'`];
+    return [];
+  });
 }
 
 function configPosition(context: RuleContext, path: readonly (string | number)[]): SourceRef | undefined {

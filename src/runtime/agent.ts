@@ -152,6 +152,11 @@ export class Agent {
     const followup = state.followupAction;
     if (followup && followup !== ACTION_LISTEN)
       return { action: followup, policy: 'FollowupAction', confidence: 1 };
+    if (this.nlu.answers(state)) {
+      const events = await this.options.trackerStore.loadAll(conversationId);
+      const { action, policy, confidence } = this.nlu.predict(events, state);
+      return { action, policy, confidence };
+    }
     const prediction = predictNextAction(state, this.engine(this.options.clock.now()));
     return { action: prediction.action, policy: 'FlowPolicy', confidence: 1 };
   }

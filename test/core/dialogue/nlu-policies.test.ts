@@ -93,6 +93,23 @@ describe('NLU-based policies on rules and stories (a session routed away from CA
     });
   });
 
+  it('answers the HTTP API predict with the policy that would act', async () => {
+    await conversation.send('/greet');
+    await conversation.send('/greet');
+    await conversation.append([
+      {
+        event: 'user',
+        text: '/mood_great',
+        parse_data: { intent: { name: 'mood_great', confidence: 1 }, entities: [] },
+      },
+    ]);
+    expect(await conversation.agent.predict(conversation.conversationId)).to.deep.equal({
+      action: 'utter_happy',
+      policy: 'MemoizationPolicy',
+      confidence: 1,
+    });
+  });
+
   it('runs the flows instead while the session is routed to CALM', async () => {
     const events = await conversation.send('/greet', [
       { command: 'set slot', name: 'route_session_to_calm', value: true },

@@ -308,12 +308,13 @@ export class Agent {
 
   /** One prediction of the NLU-based policies; true when it is to listen (the turn is over). */
   private async nluPolicyStep(turn: OpenTurn, channel: string | undefined): Promise<boolean> {
-    const { action, policy, confidence } = this.nlu.predict(await turn.allEvents(), turn.state);
+    const { action, policy, confidence, hideRuleTurn } = this.nlu.predict(await turn.allEvents(), turn.state);
+    const hidden = hideRuleTurn ? { hide_rule_turn: true } : {};
     if (action === ACTION_LISTEN) {
-      turn.add({ event: 'action', name: ACTION_LISTEN, policy, confidence });
+      turn.add({ event: 'action', name: ACTION_LISTEN, policy, confidence, ...hidden });
       return true;
     }
-    await this.runAction(turn, action, channel, {}, { policy, confidence });
+    await this.runAction(turn, action, channel, {}, { policy, confidence, ...hidden });
     return false;
   }
 
@@ -322,7 +323,7 @@ export class Agent {
     name: string,
     channel: string | undefined,
     metadata: Record<string, unknown> = {},
-    predicted: { readonly policy: string; readonly confidence: number } = {
+    predicted: { policy: string; confidence: number; hide_rule_turn?: boolean } = {
       policy: 'FlowPolicy',
       confidence: 1,
     },
@@ -330,8 +331,7 @@ export class Agent {
     turn.add({
       event: 'action',
       name,
-      policy: predicted.policy,
-      confidence: predicted.confidence,
+      ...predicted,
       ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
     });
     const engine = this.engine(turn.now);

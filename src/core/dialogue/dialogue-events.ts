@@ -2,6 +2,9 @@
  * The events the NLU-based policies read: user intents, actions, slots and active loops, as Rasa's
  * `applied_events(featurization_for_policies=True)` gives them: from the latest session start or restart,
  * with reverted turns taken out, and after a routing session ended only the shared slots' events kept.
+ * For MemoizationPolicy (`hideRuleTurns`), a turn whose actions a rule alone predicted (`hide_rule_turn`)
+ * is left out as well — its message and actions, not the slots it set — as Rasa hides rule-only turns
+ * from the policies that learn from stories.
  */
 import type { Event } from '../events/types.js';
 
@@ -13,9 +16,20 @@ export type DialogueEvent =
 
 export const ACTION_LISTEN = 'action_listen';
 
-export function dialogueEventsOf(events: readonly Event[], sharedSlots: readonly string[]): DialogueEvent[] {
+export function dialogueEventsOf(
+  events: readonly Event[],
+  sharedSlots: readonly string[],
+  options: { readonly hideRuleTurns?: boolean } = {},
+): DialogueEvent[] {
   let applied: DialogueEvent[] = [];
+  let hiding = false;
   for (const event of events) {
+    if (event.event === 'user') hiding = false;
+    if (event.event === 'action' && event.hide_rule_turn === true && options.hideRuleTurns) {
+      if (!hiding) applied = withoutLatestTurn(applied);
+      hiding = true;
+      continue;
+    }
     switch (event.event) {
       case 'session_started':
       case 'restart':
@@ -70,6 +84,14 @@ export function withListens(events: readonly DialogueEvent[]): DialogueEvent[] {
     result.push(event);
   }
   return result;
+}
+
+/** The events without the latest user message and the actions after it; slot and loop events stay. */
+function withoutLatestTurn(events: readonly DialogueEvent[]): DialogueEvent[] {
+  const user = events.map((event) => event.type).lastIndexOf('user');
+  if (user < 0) return [...events];
+  const kept = events.slice(user + 1).filter((event) => event.type === 'slot' || event.type === 'loop');
+  return [...events.slice(0, user), ...kept];
 }
 
 function undoTill(events: DialogueEvent[], type: DialogueEvent['type']): void {

@@ -9,9 +9,11 @@ import type { ComponentConfig } from '../assistant.js';
 import type { Domain } from '../domain/types.js';
 import type { Event } from '../events/types.js';
 import { ACTION_LISTEN, dialogueEventsOf } from './dialogue-events.js';
+import type { DialogueEvent } from './dialogue-events.js';
 import { DEFAULT_MAX_HISTORY, MemoizationPolicy } from './memoization.js';
 import { RulePolicy } from './rule-policy.js';
 import { influences, initialFeatures, statesBeforeActions } from './states.js';
+import type { DialogueState } from './states.js';
 import type { DialogueData } from './types.js';
 
 export interface NluPolicyConfig {
@@ -27,6 +29,8 @@ export interface NluPolicyPrediction {
   readonly confidence: number;
   /** the rule that matched, for the logs */
   readonly rule?: string;
+  /** a rule predicted what the stories would not: the turn is hidden from MemoizationPolicy (Rasa) */
+  readonly hideRuleTurn?: boolean;
 }
 
 /** The policies' settings from config.yml (`policies:`), with Rasa's defaults. */
@@ -64,14 +68,16 @@ export class NluPolicies {
 
   /** The next action after the conversation's events (its whole log; only the latest session counts). */
   predict(events: readonly Event[], sharedSlots: readonly string[]): NluPolicyPrediction {
-    const { final: states } = statesBeforeActions(dialogueEventsOf(events, sharedSlots), {
-      domain: this.domain,
-      initial: initialFeatures(this.domain),
-      featurized: influences(this.domain),
-    });
+    const states = this.states(dialogueEventsOf(events, sharedSlots));
+    const remembered = this.memoization.predict(
+      this.states(dialogueEventsOf(events, sharedSlots, { hideRuleTurns: true })),
+    );
     const rule = this.rules.predict(states);
-    if (rule) return { action: rule.action, policy: 'RulePolicy', confidence: 1, rule: rule.rule };
-    const remembered = this.memoization.predict(states);
+    if (rule) {
+      // a turn a rule handles to its end, where the stories would not act so, is the rules' alone
+      const hideRuleTurn = rule.waits && remembered !== rule.action;
+      return { action: rule.action, policy: 'RulePolicy', confidence: 1, rule: rule.rule, hideRuleTurn };
+    }
     if (remembered) return { action: remembered, policy: 'MemoizationPolicy', confidence: 1 };
     const afterUser = states.at(-1)?.prevAction === ACTION_LISTEN;
     if (afterUser && this.config.fallbackPrediction)
@@ -81,5 +87,14 @@ export class NluPolicies {
         confidence: this.config.fallbackThreshold,
       };
     return { action: ACTION_LISTEN, policy: 'RulePolicy', confidence: 1 };
+  }
+
+  private states(events: readonly DialogueEvent[]): DialogueState[] {
+    const options = {
+      domain: this.domain,
+      initial: initialFeatures(this.domain),
+      featurized: influences(this.domain),
+    };
+    return statesBeforeActions(events, options).final;
   }
 }

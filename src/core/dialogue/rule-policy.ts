@@ -20,6 +20,8 @@ interface RuleSample {
   readonly states: readonly DialogueState[];
   readonly conversationStart: boolean;
   readonly action: string;
+  /** the rule ends by listening (`wait_for_user_input`) */
+  readonly waits: boolean;
   /** for the longest-rule choice: the number of features the states name */
   readonly weight: number;
 }
@@ -27,6 +29,7 @@ interface RuleSample {
 export interface RulePrediction {
   readonly action: string;
   readonly rule: string;
+  readonly waits: boolean;
 }
 
 export class RulePolicy {
@@ -46,7 +49,7 @@ export class RulePolicy {
       if (!matches(sample, states)) continue;
       if (!best || sample.weight > best.weight) best = sample;
     }
-    return best ? { action: best.action, rule: best.rule } : undefined;
+    return best ? { action: best.action, rule: best.rule, waits: best.waits } : undefined;
   }
 }
 
@@ -70,6 +73,7 @@ function ruleSamples(rule: Rule, domain: Domain): RuleSample[] {
         states: window,
         conversationStart: rule.conversationStart,
         action: sample.action,
+        waits: rule.waitForUserInput,
         weight: window.reduce((sum, state) => sum + stateKey(state).length, 0),
       };
     });

@@ -63,6 +63,23 @@ describe('NLU-based policies on rules and stories (a session routed away from CA
     expect(ran(await conversation.send('/deny'))).to.deep.equal(['utter_goodbye']);
   });
 
+  it('hides a turn only a rule handles from the stories, which then go on as if it had not happened', async () => {
+    await conversation.send('/greet');
+    await conversation.send('/greet');
+    const bot = await conversation.send('/bot_challenge');
+    expect(ran(bot)).to.deep.equal(['utter_iamabot', 'utter_anything_else']);
+    const hidden = bot.filter((event) => event.event === 'action' && event.hide_rule_turn === true);
+    expect(hidden.map((event) => (event.event === 'action' ? event.name : ''))).to.deep.equal([
+      'utter_iamabot',
+      'utter_anything_else',
+      'action_listen',
+    ]);
+    expect(ran(await conversation.send('/mood_unhappy'))).to.deep.equal([
+      'utter_cheer_up',
+      'utter_did_that_help',
+    ]);
+  });
+
   it('a rule without conversation_start answers anywhere; a rule may run several actions', async () => {
     await conversation.send('/greet');
     expect(ran(await conversation.send('/goodbye'))).to.deep.equal(['utter_goodbye']);

@@ -308,10 +308,14 @@ export class Agent {
 
   /** One prediction of the NLU-based policies; true when it is to listen (the turn is over). */
   private async nluPolicyStep(turn: OpenTurn, channel: string | undefined): Promise<boolean> {
-    const { action, policy, confidence, hideRuleTurn } = this.nlu.predict(await turn.allEvents(), turn.state);
+    const events = await turn.allEvents();
+    const { action, policy, confidence, hideRuleTurn } = this.nlu.predict(events, turn.state);
     const hidden = hideRuleTurn ? { hide_rule_turn: true } : {};
     if (action === ACTION_LISTEN) {
-      turn.add({ event: 'action', name: ACTION_LISTEN, policy, confidence, ...hidden });
+      // a session start already ended with a listen (Rasa predicts nothing after action_session_start)
+      const last = events.at(-1);
+      if (last?.event !== 'action' || last.name !== ACTION_LISTEN)
+        turn.add({ event: 'action', name: ACTION_LISTEN, policy, confidence, ...hidden });
       return true;
     }
     await this.runAction(turn, action, channel, {}, { policy, confidence, ...hidden });

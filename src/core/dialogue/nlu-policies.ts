@@ -68,7 +68,8 @@ export class NluPolicies {
 
   /** The next action after the conversation's events (its whole log; only the latest session counts). */
   predict(events: readonly Event[], sharedSlots: readonly string[]): NluPolicyPrediction {
-    const states = this.states(dialogueEventsOf(events, sharedSlots));
+    const dialogue = dialogueEventsOf(events, sharedSlots);
+    const states = this.states(dialogue);
     const remembered = this.memoization.predict(
       this.states(dialogueEventsOf(events, sharedSlots, { hideRuleTurns: true })),
     );
@@ -79,7 +80,8 @@ export class NluPolicies {
       return { action: rule.action, policy: 'RulePolicy', confidence: 1, rule: rule.rule, hideRuleTurn };
     }
     if (remembered) return { action: remembered, policy: 'MemoizationPolicy', confidence: 1 };
-    const afterUser = states.at(-1)?.prevAction === ACTION_LISTEN;
+    const afterUser =
+      dialogue.findLast((event) => event.type === 'user' || event.type === 'action')?.type === 'user';
     if (afterUser && this.config.fallbackPrediction)
       return {
         action: this.config.fallbackAction,

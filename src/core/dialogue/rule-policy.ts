@@ -14,6 +14,22 @@ import type { DialogueState } from './states.js';
 import { eventsOfSteps, expandOr } from './stitch.js';
 import type { Rule, StoryStep } from './types.js';
 
+/** Rasa's default rules: the default intents run their actions (which decide what comes next). */
+const DEFAULT_RULES: readonly Rule[] = [
+  ['restart', 'action_restart'],
+  ['back', 'action_back'],
+  ['session_start', 'action_session_start'],
+].map(([intent, action]) => ({
+  name: `default: ${intent}`,
+  steps: [
+    { kind: 'intent', intent: intent as string, entities: [] },
+    { kind: 'action', action: action as string },
+  ],
+  condition: [],
+  conversationStart: false,
+  waitForUserInput: false,
+}));
+
 interface RuleSample {
   readonly rule: string;
   /** the rule's states up to the action, from the state after its first step */
@@ -36,7 +52,7 @@ export class RulePolicy {
   private readonly samples: readonly RuleSample[];
 
   constructor(rules: readonly Rule[], domain: Domain) {
-    this.samples = rules.flatMap((rule) => ruleSamples(rule, domain));
+    this.samples = [...rules, ...DEFAULT_RULES].flatMap((rule) => ruleSamples(rule, domain));
   }
 
   get size(): number {

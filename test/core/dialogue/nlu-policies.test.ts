@@ -127,6 +127,13 @@ describe('NLU-based policies on rules and stories (a session routed away from CA
     });
   });
 
+  it('restarts on /restart (Rasa’s default rule) and starts again from the conversation start', async () => {
+    await conversation.send('/greet');
+    const restart = await conversation.send('/restart');
+    expect(actionNames(restart)).to.deep.equal(['action_restart', 'action_session_start', 'action_listen']);
+    expect(ran(await conversation.send('/greet'))).to.deep.equal(['utter_welcome']);
+  });
+
   it('runs the flows instead while the session is routed to CALM', async () => {
     const events = await conversation.send('/greet', [
       { command: 'set slot', name: 'route_session_to_calm', value: true },

@@ -151,6 +151,14 @@ describe('RulePolicy and MemoizationPolicy details', () => {
     expect(short.predict([...start, user('ask')], []).action).to.equal('utter_answer');
   });
 
+  it('has Rasa’s default rules: /restart runs action_restart, /back action_back', () => {
+    expect(rules.predict([...start, user('restart')], [])).to.deep.include({
+      action: 'action_restart',
+      policy: 'RulePolicy',
+    });
+    expect(rules.predict([...start, user('back')], []).action).to.equal('action_back');
+  });
+
   it('forgets what came before a routing session ended, keeping only the shared slots', () => {
     const ended = [
       ...start,

@@ -10,6 +10,8 @@ import type { CustomActionSource } from '../actions/custom/source.js';
 import type { ActionStub } from '../actions/custom/stub-source.js';
 import { StubActionSource } from '../actions/custom/stub-source.js';
 import type { Assistant } from '../core/assistant.js';
+import { hasRoutingSlot } from '../core/coexistence.js';
+import { NluPolicies, nluPolicyConfig } from '../core/dialogue/nlu-policies.js';
 import type { EngineOptions } from '../core/engine-context.js';
 import type { Clock, CommandGenerator, IdSource, LockStore, TrackerStore } from '../core/ports.js';
 import { Agent } from '../runtime/agent.js';
@@ -108,7 +110,14 @@ export async function composeAgent(options: ComposeOptions): Promise<Agent> {
     ids: options.ids ?? RANDOM_IDS,
     engineOptions: { ...engineOptionsFor(options.assistant), ...options.engineOptions },
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(hasRoutingSlot(options.assistant.domain) ? { nluPolicies: nluPoliciesFor(options.assistant) } : {}),
   });
+}
+
+/** Coexistence (the domain has Rasa's routing slot): the rules and stories policies of the NLU side. */
+function nluPoliciesFor(assistant: Assistant): NluPolicies {
+  const config = nluPolicyConfig(assistant.config.policies);
+  return new NluPolicies({ data: assistant.dialogue, domain: assistant.domain, config });
 }
 
 /** An NLG server when endpoints.yml names one; undefined: the domain's templates. */

@@ -38,7 +38,7 @@ export interface ModelMetadata {
   /** the Rasa version whose default patterns were compiled in; null for the newest */
   readonly rasaVersion: string | null;
   /** `llm`: the project understands through an LLM command generator, and the archive has no NLU */
-  readonly understanding: 'nlu' | 'llm';
+  readonly understanding: 'nlu' | 'llm' | 'hybrid';
   readonly trainingSeconds: number;
   readonly notes: readonly string[];
 }
@@ -114,7 +114,7 @@ export function readModel(path: string): ModelArchive {
   const files = new Map(untar(path, readBytes(path)).map((entry) => [entry.name, entry.data]));
   const metadata = checkMetadata(path, parseJson(path, files, 'metadata.json'));
   const nlu = files.has('nlu.json') ? (parseJson(path, files, 'nlu.json') as TrainedNluJson) : null;
-  if (metadata.understanding === 'nlu' && nlu === null) invalid(path, 'it has no nlu.json');
+  if (metadata.understanding !== 'llm' && nlu === null) invalid(path, 'it has no nlu.json');
   const knowledge = files.has('knowledge.json')
     ? (parseJson(path, files, 'knowledge.json') as KnowledgeJson)
     : null;
@@ -216,7 +216,7 @@ function checkMetadata(path: string, value: unknown): ModelMetadata {
     );
   if (
     typeof metadata['fingerprint'] !== 'string' ||
-    !['nlu', 'llm'].includes(String(metadata['understanding']))
+    !['nlu', 'llm', 'hybrid'].includes(String(metadata['understanding']))
   )
     invalid(path, 'its metadata.json is incomplete');
   return metadata as unknown as ModelMetadata;

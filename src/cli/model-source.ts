@@ -114,7 +114,7 @@ function fromArchive(options: ModelSourceOptions, path: string, fingerprint: str
       { model: path, modelFingerprint: metadata.fingerprint, projectFingerprint: fingerprint },
       'the model was trained from other project files; its NLU may not match the flows and domain',
     );
-  const needsNlu = understandingOf(options.project.assistant) === 'nlu';
+  const needsNlu = understandingOf(options.project.assistant) !== 'llm';
   if (needsNlu && archive.nlu === null)
     throw new AppError({
       code: 'MODEL_INVALID',

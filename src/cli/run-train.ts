@@ -58,9 +58,9 @@ export async function runTrain(io: CliIo, options: TrainRunOptions): Promise<num
     // the component notes were printed with the diagnostics; what was indexed is news
     if (trained.knowledgeNote) io.stderr(`Note: ${trained.knowledgeNote}\n`);
     io.stderr(
-      trained.metadata.understanding === 'nlu'
-        ? `Trained the NLU pipeline in ${trained.metadata.trainingSeconds.toFixed(1)} s.\n`
-        : 'No NLU to train: the project understands through an LLM command generator.\n',
+      trained.metadata.understanding === 'llm'
+        ? 'No NLU to train: the project understands through an LLM command generator.\n'
+        : `Trained the NLU pipeline${trained.metadata.understanding === 'hybrid' ? ' (hybrid: NLU next to the LLM command generator)' : ''} in ${trained.metadata.trainingSeconds.toFixed(1)} s.\n`,
     );
     io.stdout(`Your Parley model is trained and saved at '${trained.path}'.\n`);
     return 0;

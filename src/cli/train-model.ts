@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Assistant } from '../core/assistant.js';
 import { componentNotes } from '../project/compatibility/findings.js';
 import type { LoadedProject } from '../project/load-project.js';
-import { LLM_GENERATORS } from '../understanding/llm/config.js';
+import { pipelineShape } from '../understanding/coexistence/setup.js';
+import type { PipelineShape } from '../understanding/coexistence/setup.js';
 import { trainNlu } from '../understanding/nlu/pipeline.js';
 import type { TrainedNlu } from '../understanding/nlu/pipeline.js';
 import type { ProgressListener } from '../understanding/nlu/progress.js';
@@ -48,9 +49,12 @@ export function trainModel(options: TrainModelOptions): TrainedModel {
   const started = performance.now();
   const understanding = understandingOf(assistant);
   const training =
-    understanding === 'nlu'
-      ? trainNlu(assistant, options.onProgress ? { onProgress: options.onProgress } : {})
-      : undefined;
+    understanding === 'llm'
+      ? undefined
+      : trainNlu(assistant, {
+          ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+          projectDataOnly: understanding === 'hybrid',
+        });
   const knowledge = buildKnowledge(assistant.config, options.project.files.root);
   const index = knowledge.kind === 'index' ? knowledge.index : undefined;
   const metadata: ModelMetadata = {
@@ -79,10 +83,10 @@ export function trainModel(options: TrainModelOptions): TrainedModel {
   return { path, metadata, nlu: training, knowledge: index, knowledgeNote };
 }
 
-/** `llm` when config.yml names an LLM command generator (configured or not), else Parley's offline NLU. */
-export function understandingOf(assistant: Assistant): 'nlu' | 'llm' {
-  const llm = assistant.config.pipeline.some(
-    (component) => component.name in LLM_GENERATORS || component.name === 'MultiStepLLMCommandGenerator',
-  );
-  return llm ? 'llm' : 'nlu';
+/**
+ * `llm` when config.yml names an LLM command generator (configured or not) alone, `hybrid` when NLU
+ * runs next to it or a coexistence router is configured (both need the trained NLU), else `nlu`.
+ */
+export function understandingOf(assistant: Assistant): PipelineShape {
+  return pipelineShape(assistant.config.pipeline);
 }

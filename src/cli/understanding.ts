@@ -1,6 +1,8 @@
 import type { Assistant } from '../core/assistant.js';
 import type { CommandGenerator } from '../core/ports.js';
 import type { Logger } from '../runtime/logger.js';
+import { withRoutingToCalm } from '../understanding/coexistence/routing-marker.js';
+import { createHybridGenerator, pipelineShape } from '../understanding/coexistence/setup.js';
 import { PayloadCommandGenerator } from '../understanding/direct-payloads.js';
 import { resolveLlmConfig } from '../understanding/llm/config.js';
 import type { Environment } from '../understanding/llm/config.js';
@@ -10,12 +12,17 @@ import { nluInterpreter, trainNlu } from '../understanding/nlu/pipeline.js';
 import type { TrainedNlu } from '../understanding/nlu/pipeline.js';
 
 export type UnderstandingChoice =
-  | { readonly ok: true; readonly generator: CommandGenerator; readonly kind: 'llm' | 'nlu' | 'payloads' }
+  | {
+      readonly ok: true;
+      readonly generator: CommandGenerator;
+      readonly kind: 'llm' | 'nlu' | 'hybrid' | 'payloads';
+    }
   | { readonly ok: false; readonly message: string };
 
 /**
  * Picks the assistant's understanding: the LLM command generator its config.yml names (configured
- * through model_groups), or else Parley's offline NLU pipeline. `llmOptional` (e2e runs with a command
+ * through model_groups); NLU and that generator together, behind a coexistence router if one is named
+ * (`hybrid`, coexistence/); or else Parley's offline NLU pipeline. `llmOptional` (e2e runs with a command
  * oracle) falls back to payload-only understanding when the LLM is named but not configured. `env` is
  * where `${VAR}` references and the OPENAI_* variables are read (default: the process environment).
  */
@@ -36,15 +43,34 @@ export function chooseUnderstanding(
       { reason: llm.error.message },
       'LLM not configured: only direct payloads are understood',
     );
-    return { ok: true, generator: new PayloadCommandGenerator(), kind: 'payloads' };
+    // a payload that starts a flow routes the session to CALM, as Rasa's NLU command adapter does
+    return { ok: true, generator: withRoutingToCalm(new PayloadCommandGenerator(), 'nlu'), kind: 'payloads' };
+  }
+  if (pipelineShape(assistant.config.pipeline) === 'hybrid') {
+    const trained = options.trained ?? trainNlu(assistant, { projectDataOnly: true });
+    const interpreter = nluInterpreter(trained, options.today ?? (() => new Date()));
+    const generator = llm.config
+      ? createLlmCommandGenerator(llm.config, { logger: options.logger })
+      : undefined;
+    const hybrid = createHybridGenerator(assistant, {
+      interpreter,
+      llm: generator,
+      logger: options.logger,
+      ...(options.env ? { env: options.env } : {}),
+    });
+    return hybrid.ok ? { ok: true, generator: hybrid.generator, kind: 'hybrid' } : hybrid;
   }
   if (llm.config)
     return {
       ok: true,
-      generator: createLlmCommandGenerator(llm.config, { logger: options.logger }),
+      generator: withRoutingToCalm(createLlmCommandGenerator(llm.config, { logger: options.logger }), 'llm'),
       kind: 'llm',
     };
   const trained = options.trained ?? trainNlu(assistant);
   const interpreter = nluInterpreter(trained, options.today ?? (() => new Date()));
-  return { ok: true, generator: new NluCommandGenerator({ interpreter }), kind: 'nlu' };
+  return {
+    ok: true,
+    generator: withRoutingToCalm(new NluCommandGenerator({ interpreter }), 'nlu'),
+    kind: 'nlu',
+  };
 }

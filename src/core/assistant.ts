@@ -1,3 +1,4 @@
+import type { DialogueData } from './dialogue/types.js';
 import type { NluData } from './domain/nlu-data.js';
 import type { Domain } from './domain/types.js';
 import type { FlowList } from './flows/flow-list.js';
@@ -26,6 +27,8 @@ export interface Assistant {
   readonly domain: Domain;
   readonly flows: FlowList;
   readonly nlu: NluData;
+  /** rules and stories, for the NLU-based policies of coexistence */
+  readonly dialogue: DialogueData;
   /** endpoints.yml, schema-checked; each subsystem reads its own section */
   readonly endpoints: Readonly<Record<string, unknown>>;
   readonly credentials: Readonly<Record<string, unknown>>;

@@ -320,6 +320,27 @@ export const DIAGNOSTIC_CODES = {
     'Keep it under one intent.',
   ),
   NLU_BAD_ANNOTATION: e('An entity annotation in an NLU example is malformed.', 'Use `[text](entity)`.'),
+  // Coexistence of CALM and the NLU-based system (rules and stories)
+  COEXISTENCE_ROUTER_CONFIG: e(
+    'A coexistence router (IntentBasedRouter, LLMBasedRouter) in config.yml lacks the entries Rasa requires.',
+    'IntentBasedRouter needs calm_entry.sticky, nlu_entry.sticky and nlu_entry.non_sticky (lists of intents); LLMBasedRouter needs calm_entry.sticky (a description).',
+  ),
+  COEXISTENCE_ROUTING_SLOT: e(
+    'config.yml names a coexistence router, but the domain has no bool slot `route_session_to_calm`.',
+    'Add `route_session_to_calm: {type: bool, influence_conversation: false}` under slots, as Rasa requires.',
+  ),
+  STORIES_SCHEMA: e(
+    "A stories or rules file does not match Rasa's story/rule format.",
+    'Each story or rule has a name (`story:` / `rule:`) and `steps`: intent, action, slot_was_set, active_loop, checkpoint or or.',
+  ),
+  STORY_UNKNOWN_NAME: w(
+    'A story or rule names an intent or action the domain does not declare; that step never matches.',
+    'Declare it in the domain, or fix its spelling.',
+  ),
+  FORMS_NOT_RUN: w(
+    'The domain declares forms: Parley does not run forms (active loops) for the NLU-based policies.',
+    'Write the form as a flow with collect steps, or keep the assistant on Rasa for it.',
+  ),
 } as const satisfies Record<string, CodeInfo>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -12,6 +12,7 @@ import type { RawProject, Section } from './load/read-project.js';
 import { buildConfig } from './normalise/config.js';
 import type { SourceContext } from './normalise/context.js';
 import { buildDomain } from './normalise/domain.js';
+import { buildDialogueData } from './normalise/stories.js';
 import { buildFlows } from './normalise/flows.js';
 import { buildNluData } from './normalise/nlu.js';
 
@@ -85,6 +86,10 @@ function buildAssistant(
       raw.nlu.length > 0
         ? buildNluData(raw.nlu.map((section) => ({ section, context: own(section) })))
         : EMPTY_NLU_DATA,
+    dialogue: buildDialogueData(
+      raw.stories.map((section) => ({ section, context: own(section) })),
+      raw.rules.map((section) => ({ section, context: own(section) })),
+    ),
     endpoints: raw.endpoints?.data ?? {},
     credentials: raw.credentials?.data ?? {},
   };

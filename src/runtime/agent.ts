@@ -1,9 +1,9 @@
 import type { Assistant } from '../core/assistant.js';
+import type { NluPolicies } from '../core/dialogue/nlu-policies.js';
 import type { Command } from '../core/commands/types.js';
 import type { EngineContext, EngineOptions } from '../core/engine-context.js';
 import { DEFAULT_ENGINE_OPTIONS } from '../core/engine-context.js';
 import { foldEvents } from '../core/events/fold-events.js';
-import { createTrackerState } from '../core/events/tracker-state.js';
 import type { TrackerState } from '../core/events/tracker-state.js';
 import type { BotUttered, Event, ParseData, UnstampedEvent } from '../core/events/types.js';
 import { AppError } from '../core/errors.js';
@@ -24,6 +24,8 @@ import type { StoredText } from '../core/text/stored-text.js';
 import { receiveUserMessage } from '../core/turn.js';
 import type { Logger } from './logger.js';
 import { SILENT_LOGGER } from './logger.js';
+import { NluDialogue } from './nlu-dialogue.js';
+import { FreshState } from './fresh-state.js';
 import { OpenTurn } from './open-turn.js';
 import type { TurnResult } from './open-turn.js';
 import { needsNewSession } from './session.js';
@@ -41,6 +43,8 @@ export interface AgentOptions {
   readonly ids: IdSource;
   readonly engineOptions?: Partial<EngineOptions>;
   readonly logger?: Logger;
+  /** coexistence: the rules and stories policies that answer while a session is routed away from CALM */
+  readonly nluPolicies?: NluPolicies;
   /** actions one turn may run before the turn is cut short as an internal error */
   readonly maxActionsPerTurn?: number;
 }
@@ -85,16 +89,16 @@ export class Agent {
   private readonly options: AgentOptions;
   private readonly engineOptions: EngineOptions;
   private readonly logger: Logger;
-  private readonly initialSlots: Record<string, unknown>;
+  private readonly fresh: FreshState;
+  private readonly nlu: NluDialogue;
 
   constructor(options: AgentOptions) {
     this.options = options;
     this.assistant = options.assistant;
     this.engineOptions = { ...DEFAULT_ENGINE_OPTIONS, ...options.engineOptions };
     this.logger = options.logger ?? SILENT_LOGGER;
-    this.initialSlots = Object.fromEntries(
-      [...options.assistant.domain.slots.values()].map((slot) => [slot.name, slot.initialValue ?? null]),
-    );
+    this.fresh = new FreshState(options.assistant.domain);
+    this.nlu = new NluDialogue(options.assistant, options.nluPolicies);
   }
 
   handleMessage(message: IncomingMessage): Promise<TurnResult> {
@@ -151,6 +155,11 @@ export class Agent {
     const followup = state.followupAction;
     if (followup && followup !== ACTION_LISTEN)
       return { action: followup, policy: 'FollowupAction', confidence: 1 };
+    if (this.nlu.answers(state)) {
+      const events = await this.options.trackerStore.loadAll(conversationId);
+      const { action, policy, confidence } = this.nlu.predict(events, state);
+      return { action, policy, confidence };
+    }
     const prediction = predictNextAction(state, this.engine(this.options.clock.now()));
     return { action: prediction.action, policy: 'FlowPolicy', confidence: 1 };
   }
@@ -211,22 +220,10 @@ export class Agent {
   private async stateOf(conversationId: string, recent: RecentConversation): Promise<TrackerState> {
     const snapshot = recent.snapshot;
     if (!snapshot) return foldEvents(this.emptyState(conversationId), recent.eventsAfterSnapshot);
-    if (this.snapshotFitsDomain(snapshot.state))
-      return foldEvents(snapshot.state, recent.eventsAfterSnapshot);
+    if (this.fresh.fits(snapshot.state)) return foldEvents(snapshot.state, recent.eventsAfterSnapshot);
     // the domain's slots changed since the snapshot was taken: derive the state from the events again
     const events = await this.options.trackerStore.loadAll(conversationId);
     return foldEvents(this.emptyState(conversationId), events.slice(0, recent.eventCount));
-  }
-
-  /** A snapshot is a cache of the fold under the domain it was made with; other initial slots void it. */
-  private snapshotFitsDomain(state: TrackerState): boolean {
-    const saved = state.initialSlots;
-    const current = this.initialSlots;
-    const names = Object.keys(current);
-    if (Object.keys(saved).length !== names.length) return false;
-    return names.every(
-      (name) => name in saved && JSON.stringify(saved[name]) === JSON.stringify(current[name]),
-    );
   }
 
   private async runTurn(message: IncomingMessage): Promise<TurnResult> {
@@ -245,6 +242,7 @@ export class Agent {
       ...(message.metadata ? { metadata: message.metadata } : {}),
     };
     turn.adopt(receiveUserMessage(turn.state, userMessage, engine));
+    for (const event of this.nlu.slotEvents(userMessage.parseData, turn.state)) turn.add(event);
     await this.predictAndAct(turn, message.inputChannel);
     const result = await turn.commit();
     warnIfSilent(this.logger, turn.conversationId, result.events);
@@ -290,6 +288,10 @@ export class Agent {
         if (endsPrediction(followup)) return;
         continue;
       }
+      if (this.nlu.answers(turn.state)) {
+        if (await this.nluPolicyStep(turn, channel)) return;
+        continue;
+      }
       const prediction = predictNextAction(turn.state, this.engine(turn.now));
       turn.adopt(prediction);
       const metadata = {
@@ -311,17 +313,36 @@ export class Agent {
     turn.add({ event: 'action', name: ACTION_LISTEN, policy: 'FlowPolicy', confidence: 1 });
   }
 
+  /** One prediction of the NLU-based policies; true when it is to listen (the turn is over). */
+  private async nluPolicyStep(turn: OpenTurn, channel: string | undefined): Promise<boolean> {
+    const events = await turn.allEvents();
+    const { action, policy, confidence, hideRuleTurn } = this.nlu.predict(events, turn.state);
+    const hidden = hideRuleTurn ? { hide_rule_turn: true } : {};
+    if (action === ACTION_LISTEN) {
+      // a session start already ended with a listen (Rasa predicts nothing after action_session_start)
+      const last = events.at(-1);
+      if (last?.event !== 'action' || last.name !== ACTION_LISTEN)
+        turn.add({ event: 'action', name: ACTION_LISTEN, policy, confidence, ...hidden });
+      return true;
+    }
+    await this.runAction(turn, action, channel, {}, { policy, confidence, ...hidden });
+    return false;
+  }
+
   private async runAction(
     turn: OpenTurn,
     name: string,
     channel: string | undefined,
     metadata: Record<string, unknown> = {},
+    predicted: { policy: string; confidence: number; hide_rule_turn?: boolean } = {
+      policy: 'FlowPolicy',
+      confidence: 1,
+    },
   ): Promise<void> {
     turn.add({
       event: 'action',
       name,
-      policy: 'FlowPolicy',
-      confidence: 1,
+      ...predicted,
       ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
     });
     const engine = this.engine(turn.now);
@@ -356,7 +377,7 @@ export class Agent {
   }
 
   private emptyState(conversationId: string): TrackerState {
-    return createTrackerState({ senderId: conversationId, initialSlots: this.initialSlots });
+    return this.fresh.create(conversationId);
   }
 }
 

@@ -21,6 +21,7 @@ export class OpenTurn {
   private readonly added: Event[] = [];
   private readonly store: TrackerStore;
   private readonly onBotMessage: ((message: BotUttered) => void) | undefined;
+  private stored: Promise<readonly Event[]> | undefined;
 
   constructor(options: {
     conversationId: string;
@@ -40,7 +41,9 @@ export class OpenTurn {
 
   /** the stored history (read once, on demand) followed by this turn's events */
   async allEvents(): Promise<readonly Event[]> {
-    const stored = this.storedCount === 0 ? [] : await this.store.loadAll(this.conversationId);
+    // the turn holds the conversation's lock: what is stored does not change under it
+    this.stored ??= this.storedCount === 0 ? Promise.resolve([]) : this.store.loadAll(this.conversationId);
+    const stored = await this.stored;
     return [...stored.slice(0, this.storedCount), ...this.added];
   }
 

@@ -107,11 +107,16 @@ describe('the model parley test e2e (and parley run) use', function () {
   });
 
   it('is refused when it has no NLU but the project needs it (trained for an LLM generator)', async () => {
-    fixture.edit('config.yml', (text) =>
-      text.replace('pipeline:\n', 'pipeline:\n  - name: CompactLLMCommandGenerator\n'),
-    );
+    const original = { config: '' };
+    fixture.edit('config.yml', (text) => {
+      original.config = text;
+      // an LLM generator alone (with NLUCommandAdapter beside it the project would be hybrid, with NLU)
+      return text
+        .replace('pipeline:\n', 'pipeline:\n  - name: CompactLLMCommandGenerator\n')
+        .replace(/^\s*- name: NLUCommandAdapter\n/m, '');
+    });
     const llmModel = savedPath((await runCli(['train', '-p', fixture.root])).stdout);
-    fixture.edit('config.yml', (text) => text.replace('  - name: CompactLLMCommandGenerator\n', ''));
+    fixture.edit('config.yml', () => original.config);
     // the CLI's own logger would print the expected fingerprint warning into the test output
     const level = process.env['LOG_LEVEL'];
     process.env['LOG_LEVEL'] = 'error';

@@ -112,7 +112,9 @@ describe('parley train', function () {
 
   it('writes no NLU for a project that understands through an LLM command generator', async () => {
     fixture.edit('config.yml', (text) =>
-      text.replace('pipeline:\n', 'pipeline:\n  - name: CompactLLMCommandGenerator\n'),
+      text
+        .replace('pipeline:\n', 'pipeline:\n  - name: CompactLLMCommandGenerator\n')
+        .replace(/^\s*- name: NLUCommandAdapter\n/m, ''),
     );
     const run = await runCli(['train', '-p', fixture.root]);
     expect(run.code, run.stderr).to.equal(0);
@@ -120,6 +122,19 @@ describe('parley train', function () {
     const archive = readModel(savedPath(run.stdout));
     expect(archive.metadata.understanding).to.equal('llm');
     expect(archive.nlu).to.equal(null);
+  });
+
+  it('trains the NLU of a hybrid project (NLUCommandAdapter next to an LLM command generator), as Rasa does', async () => {
+    fixture.edit('config.yml', (text) =>
+      text.replace('pipeline:\n', 'pipeline:\n  - name: CompactLLMCommandGenerator\n'),
+    );
+    const run = await runCli(['train', '-p', fixture.root]);
+    expect(run.code, run.stderr).to.equal(0);
+    const archive = readModel(savedPath(run.stdout));
+    expect(archive.metadata.understanding).to.equal('hybrid');
+    expect(archive.nlu).not.to.equal(null);
+    expect(run.stderr).to.contain('Trained the NLU pipeline (hybrid');
+    expect(run.stderr).not.to.contain('No NLU to train');
   });
 
   it('shows progress in place on a terminal and as plain phase lines elsewhere, on stderr only', async () => {

@@ -71,7 +71,16 @@ function expectOnlyProblem(problems: SchemaProblem[], instancePath: string, frag
 describe('project schemas', () => {
   it('compiles a validator for every file kind', () => {
     const validators = createSchemaValidators();
-    const kinds: FileKind[] = ['domain', 'flows', 'nlu', 'config', 'endpoints', 'credentials', 'e2e'];
+    const kinds: FileKind[] = [
+      'domain',
+      'flows',
+      'nlu',
+      'stories',
+      'config',
+      'endpoints',
+      'credentials',
+      'e2e',
+    ];
     expect(Object.keys(validators).sort()).to.deep.equal([...kinds].sort());
     for (const kind of kinds) expect(validators[kind]).to.be.a('function');
   });

@@ -26,6 +26,8 @@ export interface InlineProject {
   readonly flows: string;
   readonly config?: string;
   readonly endpoints?: string;
+  /** more files by path under the project root, e.g. `{'data/nlu.yml': ..., 'data/stories.yml': ...}` */
+  readonly files?: Readonly<Record<string, string>>;
 }
 
 export interface InlineOptions {
@@ -54,6 +56,8 @@ export function inlineAssistant(project: InlineProject, options: InlineOptions =
   writeFileSync(join(root, 'data', 'flows.yml'), dedent(project.flows));
   writeFileSync(join(root, 'config.yml'), project.config ? dedent(project.config) : DEFAULT_CONFIG);
   if (project.endpoints) writeFileSync(join(root, 'endpoints.yml'), dedent(project.endpoints));
+  for (const [path, text] of Object.entries(project.files ?? {}))
+    writeFileSync(join(root, path), dedent(text));
   const { project: loaded, diagnostics } = loadProject({ project: root });
   if (options.validate !== false) {
     const context = new RuleContext({ project: loaded, diagnostics });

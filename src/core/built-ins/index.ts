@@ -16,6 +16,7 @@ import {
 } from './fallback.js';
 import { actionCancelInterruptedFlows, actionContinueInterruptedFlow } from './interrupted-flows.js';
 import { actionRepeatBotMessages } from './repeat-bot-messages.js';
+import { actionResetRouting } from './reset-routing.js';
 import { actionRunSlotRejections } from './run-slot-rejections.js';
 import { actionHangup, actionTriggerChitchat, actionTriggerSearch, noEffects } from './simple.js';
 import { actionRevertFallbackEvents, actionTwoStageFallback } from './two-stage-fallback.js';
@@ -62,6 +63,7 @@ export const PURE_BUILT_IN_ACTIONS: ReadonlyMap<string, BuiltInAction> = new Map
   ['action_agent_request_user_input', actionAgentRequestUserInput],
   ['action_block_digression', actionBlockDigression],
   ['action_continue_digression', actionContinueDigression],
+  ['action_reset_routing', actionResetRouting],
 ]);
 
 /** Built-ins that read the conversation's history; the runner loads it for them only. */

@@ -3,6 +3,7 @@ import type { TrackerState } from '../events/tracker-state.js';
 import type { Frame, Stack } from '../stack/frames.js';
 import { isUserFrame } from '../stack/frames.js';
 import { findPattern, topUserFrame } from '../stack/operations.js';
+import { ROUTE_TO_CALM_SLOT } from '../coexistence.js';
 import { coerceSlotValue } from '../domain/slot-values.js';
 import type { Command, CommandOf, CorrectedSlot } from './types.js';
 
@@ -58,6 +59,8 @@ function cleanSetSlot(
 ): Command[] {
   const slot = context.domain.slots.get(command.name);
   if (!slot) return [cannotHandle()];
+  // the router's and the generators' routing decision is never a correction, whatever the slot's mappings
+  if (command.name === ROUTE_TO_CALM_SLOT) return [command];
   if (
     !extractorMaySet(
       command,

@@ -57,6 +57,8 @@ export interface Slot {
   readonly mappings: readonly SlotMapping[];
   readonly validation?: SlotValidation;
   readonly influenceConversation: boolean;
+  /** coexistence: the slot keeps its value when a routing session ends (`action_reset_routing`) */
+  readonly sharedForCoexistence?: boolean;
   readonly isDefault: boolean;
   readonly source?: SourceRef;
 }

@@ -43,6 +43,8 @@ function changesFor(state: TrackerState, event: Event): StateChanges {
       // Rasa's SessionStarted applies the tracker's _reset(), which empties the dialogue stack too:
       // a new session never resumes the flows of the previous one
       return { ...conversationReset(state), stack: [], stackHistory: new Map() };
+    case 'routing_session_ended':
+      return routingSessionEnded(state);
     case 'reset_slots':
       return { slots: state.initialSlots, slotFilledBy: {} };
     case 'rewind':
@@ -169,6 +171,28 @@ function restarted(state: TrackerState): StateChanges {
     stackHistory: new Map(),
     followupAction: ACTION_SESSION_START,
     afterRestartIndex: state.eventCount + 1,
+  };
+}
+
+/**
+ * Rasa's RoutingSessionEnded: the reset of a restart, keeping the `shared_for_coexistence` slots and
+ * without scheduling a session start.
+ */
+function routingSessionEnded(state: TrackerState): StateChanges {
+  const kept = Object.fromEntries(
+    state.sharedSlots.filter((name) => name in state.slots).map((name) => [name, state.slots[name]]),
+  );
+  const keptFilledBy = Object.fromEntries(
+    Object.entries(state.slotFilledBy).filter(([name]) => state.sharedSlots.includes(name)),
+  );
+  return {
+    ...conversationReset(state),
+    // what the LLM prompt shows of the conversation is not part of the routing session
+    recentMessages: state.recentMessages,
+    slots: { ...state.initialSlots, ...kept },
+    slotFilledBy: keptFilledBy,
+    stack: [],
+    stackHistory: new Map(),
   };
 }
 

@@ -52,6 +52,7 @@ export const EVENT_FIELDS: { readonly [E in EventType]: FieldRules } = {
   pause: NONE,
   resume: NONE,
   session_ended: NONE,
+  routing_session_ended: NONE,
   followup: { name: REQUIRED_STRING },
   action_execution_rejected: { name: REQUIRED_STRING, policy: OPTIONAL_STRING, confidence: OPTIONAL_NUMBER },
   reminder: {

@@ -49,7 +49,11 @@ function refold(
     });
   }
   const log = [...priorEvents, ...newEvents];
-  const fresh = createTrackerState({ senderId: state.senderId, initialSlots: state.initialSlots });
+  const fresh = createTrackerState({
+    senderId: state.senderId,
+    initialSlots: state.initialSlots,
+    sharedSlots: state.sharedSlots,
+  });
   const replayed = eventsWithoutReverted(log).reduce(applyEvent, fresh);
   const revert = newEvents[newEvents.length - 1] as Event;
   return {

@@ -63,6 +63,7 @@ const count = plain<number>(isCount);
 const number = plain<number>((json) => typeof json === 'number' && Number.isFinite(json));
 const boolean = plain<boolean>((json) => typeof json === 'boolean');
 const record = plain<SlotValues>(isPlainObject);
+const names = plain<readonly string[]>((json) => Array.isArray(json) && json.every(isString));
 const stringRecord = plain<Readonly<Record<string, string>>>(
   (json) => isPlainObject(json) && Object.values(json).every(isString),
 );
@@ -101,6 +102,7 @@ const stackHistory: Codec<ReadonlyMap<string, Stack>> = {
 const FIELDS: { readonly [K in keyof TrackerState]-?: Codec<TrackerState[K]> } = {
   senderId: string,
   initialSlots: record,
+  sharedSlots: names,
   slots: record,
   slotFilledBy: stringRecord,
   stack,

@@ -104,13 +104,21 @@ export type TrackerFromJsonResult =
  */
 export function trackerFromJson(
   raw: unknown,
-  options: { readonly initialSlots: SlotValues; readonly now: number },
+  options: {
+    readonly initialSlots: SlotValues;
+    readonly now: number;
+    readonly sharedSlots?: readonly string[];
+  },
 ): TrackerFromJsonResult {
   if (!isPlainObject(raw) || typeof raw.sender_id !== 'string') {
     return { ok: false, errors: [{ index: -1, error: 'a tracker needs a string "sender_id"' }] };
   }
   const parsed = parseEvents(raw.events ?? [], options.now);
   if (!parsed.ok) return parsed;
-  const init = createTrackerState({ senderId: raw.sender_id, initialSlots: options.initialSlots });
+  const init = createTrackerState({
+    senderId: raw.sender_id,
+    initialSlots: options.initialSlots,
+    ...(options.sharedSlots ? { sharedSlots: options.sharedSlots } : {}),
+  });
   return { ok: true, state: foldEvents(init, parsed.events), events: parsed.events };
 }

@@ -22,6 +22,8 @@ export interface TrackerState {
   readonly senderId: string;
   /** every domain slot's initial value; `reset_slots`, `session_started` and `restart` go back to these */
   readonly initialSlots: SlotValues;
+  /** slots declared `shared_for_coexistence`: they keep their value when a routing session ends */
+  readonly sharedSlots: readonly string[];
   /** all domain slots, plus any slot an event set although the domain does not declare it */
   readonly slots: SlotValues;
   /** slot name → `metadata.filled_by` of the event that set the current value ('NLU', 'LLM', 'custom', …) */
@@ -68,6 +70,8 @@ export interface CreateTrackerStateOptions {
   readonly senderId: string;
   /** slot name → initial value, for every slot of the domain */
   readonly initialSlots: SlotValues;
+  /** the domain's `shared_for_coexistence` slots (default none) */
+  readonly sharedSlots?: readonly string[];
 }
 
 const NO_BOT_EVENTS: readonly BotUttered[] = [];
@@ -79,6 +83,7 @@ export function createTrackerState(options: CreateTrackerStateOptions): TrackerS
   return {
     senderId: options.senderId,
     initialSlots: options.initialSlots,
+    sharedSlots: options.sharedSlots ?? [],
     slots: options.initialSlots,
     slotFilledBy: {},
     stack: [],

@@ -112,6 +112,8 @@ export type ActionReverted = SimpleEvent<'undo'>;
 export type ConversationPaused = SimpleEvent<'pause'>;
 export type ConversationResumed = SimpleEvent<'resume'>;
 export type SessionEnded = SimpleEvent<'session_ended'>;
+/** Rasa's RoutingSessionEnded (coexistence): the routing session is over, its state is reset. */
+export type RoutingSessionEnded = SimpleEvent<'routing_session_ended'>;
 
 export interface FollowupAction extends EventBase {
   readonly event: 'followup';
@@ -180,6 +182,7 @@ export type Event =
   | ConversationPaused
   | ConversationResumed
   | SessionEnded
+  | RoutingSessionEnded
   | FollowupAction
   | ActionExecutionRejected
   | ReminderScheduled

@@ -175,13 +175,13 @@ export const COMPONENTS: readonly ComponentEntry[] = [
   policy(
     'AugmentedMemoizationPolicy',
     'replaced',
-    'Stories are matched exactly, as MemoizationPolicy does.',
+    'Stories are matched on the latest states and, like Rasa’s augmentation, on fewer of them and from a story’s first message anywhere in a conversation.',
     'MemoizationPolicy',
   ),
   policy(
     'TEDPolicy',
     'replaced',
-    'No transformer is trained; a turn that no rule or story covers is not predicted.',
+    'No transformer is trained; a turn no rule or story covers gets the fallback action after a user message, and the assistant listens after its own action.',
     RULES_AND_STORIES,
   ),
   policy('UnexpecTEDIntentPolicy', 'ignored', 'Not run: `action_unlikely_intent` is never predicted.'),

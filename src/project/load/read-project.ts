@@ -21,6 +21,9 @@ export interface RawProject {
   readonly domain: readonly Section[];
   readonly flows: readonly Section[];
   readonly nlu: readonly Section[];
+  /** `stories:` and `rules:` blocks of training data files (the NLU-based policies' data) */
+  readonly stories: readonly Section[];
+  readonly rules: readonly Section[];
   /** `responses:` blocks found in training data files; they join the domain */
   readonly dataResponses: readonly Section[];
   readonly endpoints: Section | undefined;
@@ -32,6 +35,7 @@ const SCHEMA_CODES: Record<FileKind, DiagnosticCode> = {
   domain: 'DOMAIN_SCHEMA',
   flows: 'FLOWS_SCHEMA',
   nlu: 'NLU_SCHEMA',
+  stories: 'STORIES_SCHEMA',
   config: 'CONFIG_SCHEMA',
   endpoints: 'ENDPOINTS_SCHEMA',
   credentials: 'CREDENTIALS_SCHEMA',
@@ -65,6 +69,8 @@ export function readProject(
       .map((file) => checked(file, asRecord(file.data), 'domain', diagnostics)),
     flows: pick('flows', 'flows'),
     nlu: pick('nlu', 'nlu'),
+    stories: pick('stories', 'stories'),
+    rules: pick('stories', 'rules'),
     dataResponses: pick('domain', 'responses'),
     endpoints: single(files.endpoints, 'endpoints'),
     credentials: single(files.credentials, 'credentials'),

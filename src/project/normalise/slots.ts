@@ -24,6 +24,7 @@ export function buildSlot(
     mappings: 'mappings' in raw ? buildMappings(raw['mappings']) : [defaultMapping()],
     ...(validation ? { validation } : {}),
     influenceConversation: asBoolean(raw['influence_conversation'], type !== 'any'),
+    sharedForCoexistence: asBoolean(raw['shared_for_coexistence'], false),
     isDefault: context.isDefault,
     ...(source ? { source } : {}),
   };

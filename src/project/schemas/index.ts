@@ -10,19 +10,22 @@ import { e2eTestFileSchema } from './e2e-tests.js';
 import { endpointsSchema } from './endpoints.js';
 import { flowsFileSchema } from './flows.js';
 import { nluFileSchema } from './nlu.js';
+import { storiesFileSchema } from './stories.js';
 import { toProblems } from './problems.js';
 import type { SchemaProblem } from './problems.js';
 
 export type { SchemaProblem } from './problems.js';
 export { configSchema, credentialsSchema, domainSchema, e2eTestFileSchema, endpointsSchema };
-export { flowsFileSchema, nluFileSchema };
+export { flowsFileSchema, nluFileSchema, storiesFileSchema };
 
-export type FileKind = 'domain' | 'flows' | 'nlu' | 'config' | 'endpoints' | 'credentials' | 'e2e';
+export type FileKind =
+  'domain' | 'flows' | 'nlu' | 'stories' | 'config' | 'endpoints' | 'credentials' | 'e2e';
 
 export const SCHEMAS: Record<FileKind, SchemaObject> = {
   domain: domainSchema,
   flows: flowsFileSchema,
   nlu: nluFileSchema,
+  stories: storiesFileSchema,
   config: configSchema,
   endpoints: endpointsSchema,
   credentials: credentialsSchema,

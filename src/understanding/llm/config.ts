@@ -81,8 +81,8 @@ export function resolveLlmConfig(
 }
 
 /**
- * The chat model of another component's `llm` setting (EnterpriseSearchPolicy's): a model group of
- * endpoints.yml or an inline model, resolved by the same rules as the command generator's.
+ * The chat model of another component's `llm` setting (EnterpriseSearchPolicy's, the LLMBasedRouter's):
+ * a model group of endpoints.yml or an inline model, resolved by the same rules as the command generator's.
  */
 export function resolveComponentLlm(
   component: ComponentConfig,
@@ -97,7 +97,8 @@ export function resolveComponentLlm(
     return { ok: true, client: clientConfig(component.name, model, env, warnings), warnings };
   } catch (error) {
     if (!(error instanceof ConfigProblem)) throw error;
-    return { ok: false, error: new LlmError({ code: 'LLM_NOT_CONFIGURED', message: error.message }) };
+    const message = `${error.message} ${HOW_TO}`;
+    return { ok: false, error: new LlmError({ code: 'LLM_NOT_CONFIGURED', message }) };
   }
 }
 

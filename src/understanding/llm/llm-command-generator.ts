@@ -138,7 +138,7 @@ function vocabulary(
 }
 
 /** Rasa drops StartFlow for flows whose guard does not hold now, whatever the LLM said. */
-function onlyStartable(commands: readonly Command[], startable: ReadonlySet<string>): Command[] {
+export function onlyStartable(commands: readonly Command[], startable: ReadonlySet<string>): Command[] {
   return commands.filter((command) => command.command !== 'start flow' || startable.has(command.flow));
 }
 
@@ -146,7 +146,10 @@ function onlyStartable(commands: readonly Command[], startable: ReadonlySet<stri
  * At a collect step with `force_slot_filling`, only a SetSlot for that slot counts; anything else is
  * `cannot handle` (Rasa applies this to every command, errors included).
  */
-function forceSlotFilling(commands: Command[], input: LlmUnderstandInput): Command[] {
+export function forceSlotFilling(
+  commands: Command[],
+  input: Pick<LlmUnderstandInput, 'state' | 'engine'>,
+): Command[] {
   const frame = topUserFrame(input.state.stack, { includeCallFrames: true });
   const step = frame ? input.engine.flows.step(frame.flow_id, frame.step_id) : undefined;
   if (step?.kind !== 'collect' || !step.forceSlotFilling) return commands;

@@ -19,6 +19,11 @@ export interface TrainNluOptions {
   /** replaces the seed of config.yml (`random_seed` / `random_state` of the classifier) */
   readonly seed?: number;
   readonly onProgress?: ProgressListener;
+  /**
+   * train on the project's own NLU data only, as Rasa's NLU components do (a hybrid pipeline, whose
+   * router and NLU command adapter act on the project's intents); default: Parley's offline data
+   */
+  readonly projectDataOnly?: boolean;
 }
 
 /**
@@ -27,7 +32,7 @@ export interface TrainNluOptions {
  * default one. The same project and seed always give the same model.
  */
 export function trainNlu(assistant: Assistant, options: TrainNluOptions = {}): TrainedNlu {
-  const data = nluTrainingData(assistant);
+  const data = options.projectDataOnly ? assistant.nlu : nluTrainingData(assistant);
   const examples = data.intents.flatMap((entry) =>
     entry.examples.map((example) => ({ text: example.text, intent: entry.intent })),
   );

@@ -1,0 +1,174 @@
+import { expect } from 'chai';
+import type { Assistant } from '../../../src/core/assistant.js';
+import { NluPolicies, nluPolicyConfig } from '../../../src/core/dialogue/nlu-policies.js';
+import type { Event } from '../../../src/core/events/types.js';
+import { inlineAssistant } from '../../support/inline-assistant.js';
+
+const DOMAIN = `
+  intents: [greet, ask, affirm]
+  slots:
+    route_session_to_calm:
+      type: bool
+      influence_conversation: false
+    vip:
+      type: bool
+      mappings: [{type: custom}]
+  responses:
+    utter_greet: [{text: Hi}]
+    utter_vip: [{text: Hello, VIP}]
+    utter_answer: [{text: Answer}]
+    utter_more: [{text: More?}]
+    utter_a: [{text: A}]
+    utter_b: [{text: B}]
+`;
+const FLOWS = `
+  flows:
+    f:
+      description: a flow
+      steps:
+        - action: utter_a
+`;
+
+let time = 0;
+const user = (intent: string): Event => ({
+  event: 'user',
+  timestamp: (time += 1),
+  text: intent,
+  parse_data: { intent: { name: intent, confidence: 1 }, entities: [] },
+});
+const action = (name: string): Event => ({ event: 'action', timestamp: (time += 1), name });
+const slot = (name: string, value: unknown): Event => ({
+  event: 'slot',
+  timestamp: (time += 1),
+  name,
+  value,
+});
+const start: Event[] = [
+  action('action_session_start'),
+  { event: 'session_started', timestamp: 0 },
+  action('action_listen'),
+];
+
+function policies(files: Record<string, string>, config = ''): NluPolicies {
+  const assistant: Assistant = inlineAssistant({
+    domain: DOMAIN,
+    flows: FLOWS,
+    files,
+    ...(config ? { config } : {}),
+  });
+  return new NluPolicies({
+    data: assistant.dialogue,
+    domain: assistant.domain,
+    config: nluPolicyConfig(assistant.config.policies),
+  });
+}
+
+describe('RulePolicy and MemoizationPolicy details', () => {
+  const rules = policies({
+    'data/rules.yml': `
+      rules:
+        - rule: greet a stranger
+          condition:
+            - slot_was_set:
+                - vip: null
+          steps:
+            - intent: greet
+            - action: utter_greet
+        - rule: greet a vip
+          condition:
+            - slot_was_set:
+                - vip: true
+          steps:
+            - intent: greet
+            - action: utter_vip
+        - rule: answer and go on without waiting
+          steps:
+            - intent: ask
+            - action: utter_answer
+          wait_for_user_input: false
+        - rule: after an answer offer more
+          steps:
+            - action: utter_answer
+            - action: utter_more
+    `,
+  });
+
+  it('a null slot in a condition means the slot must be unset; a value, that value', () => {
+    expect(rules.predict([...start, user('greet')], []).action).to.equal('utter_greet');
+    expect(rules.predict([...start, slot('vip', true), user('greet')], []).action).to.equal('utter_vip');
+    expect(rules.predict([...start, slot('vip', false), user('greet')], []).action).to.equal(
+      'action_default_fallback',
+    );
+  });
+
+  it('a rule with wait_for_user_input false leaves the next action to another rule', () => {
+    const asked = [...start, user('ask'), action('utter_answer')];
+    expect(rules.predict(asked, [])).to.deep.include({ action: 'utter_more', policy: 'RulePolicy' });
+    expect(rules.predict([...asked, action('utter_more')], []).action).to.equal('action_listen');
+  });
+
+  it('forgets a story key two stories give different actions, and reads max_history from config', () => {
+    const stories = `
+      stories:
+        - story: one
+          steps:
+            - intent: affirm
+            - action: utter_a
+        - story: two
+          steps:
+            - intent: affirm
+            - action: utter_b
+        - story: long
+          steps:
+            - intent: greet
+            - action: utter_greet
+            - intent: ask
+            - action: utter_answer
+    `;
+    const memo = policies({ 'data/stories.yml': stories });
+    expect(memo.predict([...start, user('affirm')], [])).to.deep.include({
+      action: 'action_default_fallback',
+      confidence: 0.3,
+    });
+    const talk = [...start, user('greet'), action('utter_greet'), action('action_listen'), user('ask')];
+    expect(memo.predict(talk, [])).to.deep.include({ action: 'utter_answer', policy: 'MemoizationPolicy' });
+    const config = `
+      recipe: default.v1
+      assistant_id: policies
+      policies:
+        - name: MemoizationPolicy
+          max_history: 1
+        - name: RulePolicy
+          core_fallback_action_name: utter_b
+          core_fallback_threshold: 0.2
+    `;
+    const short = policies({ 'data/stories.yml': stories }, config);
+    expect(short.predict([...start, user('affirm')], [])).to.deep.include({
+      action: 'utter_b',
+      confidence: 0.2,
+    });
+    // with one state of history, 'ask' after listening answers wherever it comes
+    expect(short.predict([...start, user('ask')], []).action).to.equal('utter_answer');
+  });
+
+  it('has Rasa’s default rules: /restart runs action_restart, /back action_back', () => {
+    expect(rules.predict([...start, user('restart')], [])).to.deep.include({
+      action: 'action_restart',
+      policy: 'RulePolicy',
+    });
+    expect(rules.predict([...start, user('back')], []).action).to.equal('action_back');
+  });
+
+  it('forgets what came before a routing session ended, keeping only the shared slots', () => {
+    const ended = [
+      ...start,
+      slot('vip', true),
+      action('action_reset_routing'),
+      { event: 'routing_session_ended', timestamp: 99 } as Event,
+      action('action_listen'),
+      user('greet'),
+    ];
+    expect(rules.predict(ended, []).action).to.equal('utter_greet');
+    expect(rules.predict(ended, ['vip']).action).to.equal('utter_vip');
+  });
+});

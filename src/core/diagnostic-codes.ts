@@ -17,7 +17,7 @@ export const DIAGNOSTIC_CODES = {
   FILE_UNREADABLE: e('A file could not be read.', 'Check that the path exists and is readable.'),
   PATH_NOT_FOUND: e(
     'A path given on the command line does not exist.',
-    'Check the -p/--domain/--data flags.',
+    'Check the path flags: -p/--project (the assistant folder; for `parley run`, --project), --config, --domain, --data, --endpoints, --credentials.',
   ),
   YAML_SYNTAX: e('A YAML file does not parse.', 'Fix the YAML syntax at the position shown.'),
   YAML_DUPLICATE_KEY: e('A YAML mapping has the same key twice.', 'Remove or rename one of the keys.'),

@@ -44,6 +44,10 @@ export const DIAGNOSTIC_CODES = {
     'config.yml has a top-level key Rasa reads past; it is ignored.',
     'Remove the key, or check its spelling (recipe, language, assistant_id, pipeline, policies).',
   ),
+  ENDPOINTS_IGNORED_KEY: w(
+    'endpoints.yml has a top-level key that names no section Rasa reads (a misspelt `tracker_stor:`, say); it is ignored, as in Rasa, and the section it stands for keeps its default.',
+    'Check its spelling against the sections the message lists (action_endpoint, tracker_store, lock_store, nlg, model_groups, ...).',
+  ),
   NLU_SCHEMA: e(
     'An NLU training data file does not match the NLU format.',
     'See the Rasa NLU data reference.',
@@ -272,7 +276,7 @@ export const DIAGNOSTIC_CODES = {
     'Use `/SetSlots(...)` for deterministic buttons.',
   ),
   ENDPOINTS_SECTION_NOT_RUN: w(
-    'endpoints.yml has a section Rasa acts on and Parley reads without acting on it (event broker, tracing, OTLP metrics, model server, MCP servers).',
+    'endpoints.yml has a section Rasa acts on and Parley reads without acting on it (event broker, tracing, OTLP metrics, model server, MCP servers, external NLU server).',
     'Remove the section, or see docs/compatibility.md for what Parley does instead.',
   ),
   // A2A server (endpoints.yml `a2a_server`)

@@ -313,6 +313,10 @@ export const DIAGNOSTIC_CODES = {
     'EnterpriseSearchPolicy is configured: Parley answers from a local keyword (BM25) index of the `.txt` documents in `vector_store.source` (default ./docs) instead of the FAISS embeddings, Qdrant, Milvus or custom vector store Rasa would use.',
     'Nothing to change to run offline; see docs/knowledge.md for what differs from a vector search.',
   ),
+  KNOWLEDGE_SEARCH_NOT_TRIGGERED: w(
+    "EnterpriseSearchPolicy is configured, but pattern_search never runs `action_trigger_search` (Rasa's default pattern_search only utters `utter_no_knowledge_base`): knowledge questions are not answered from the documents, in Rasa as in Parley.",
+    'Override pattern_search in your flows so that it searches: `pattern_search:` with `steps:` `- action: action_trigger_search` (docs/knowledge.md).',
+  ),
   KNOWLEDGE_DOCUMENTS_MISSING: w(
     "The EnterpriseSearchPolicy's document folder is missing or holds no `.txt` files: there is no knowledge base, and pattern_search answers `utter_no_knowledge_base` (Rasa stops the training instead).",
     'Put the documents as .txt files in the folder (default ./docs), or point vector_store.source at them.',

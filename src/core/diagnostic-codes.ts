@@ -58,6 +58,10 @@ export const DIAGNOSTIC_CODES = {
     'credentials.yml has a key of the wrong type.',
     'Each channel maps to a map or null.',
   ),
+  CREDENTIALS_UNKNOWN_CHANNEL: w(
+    "A credentials.yml channel name is no channel Parley ships, none of Rasa's built-in channels and no module of the project (a misspelt `socketi0:`, say); `parley run` skips it, where Rasa would refuse to start.",
+    'Check the spelling (rest, callback, socketio), or name a custom channel by its module path (docs/channels.md).',
+  ),
   E2E_SCHEMA: e('An e2e test file does not match the e2e test format.', 'See the Rasa e2e test reference.'),
   E2E_TEST_FILE_INVALID: w(
     'An e2e test file does not read (YAML syntax or the e2e test format, the underlying code is named); validate, train and run go on without it, and `parley test e2e` reports it as an error.',

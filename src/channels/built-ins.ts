@@ -1,34 +1,20 @@
+import { SHIPPED_CHANNEL_NAMES } from '../core/channel-names.js';
+import type { ShippedChannelName } from '../core/channel-names.js';
 import { CALLBACK_CHANNEL } from './callback.js';
 import type { ChannelFactory } from './channel.js';
 import { REST_CHANNEL } from './rest.js';
 import { SOCKETIO_CHANNEL } from './socketio/socketio-channel.js';
 
+export { RASA_CHANNELS_NOT_SHIPPED } from '../core/channel-names.js';
+
+/** The factory of each channel Parley ships: one for every name of SHIPPED_CHANNEL_NAMES, no other. */
+const FACTORIES: Readonly<Record<ShippedChannelName, ChannelFactory>> = {
+  rest: REST_CHANNEL,
+  callback: CALLBACK_CHANNEL,
+  socketio: SOCKETIO_CHANNEL,
+};
+
 /** The channels Parley ships, by credentials.yml key. */
 export const BUILT_IN_CHANNELS: ReadonlyMap<string, ChannelFactory> = new Map(
-  [REST_CHANNEL, CALLBACK_CHANNEL, SOCKETIO_CHANNEL].map((factory) => [factory.name, factory]),
+  SHIPPED_CHANNEL_NAMES.map((name) => [name, FACTORIES[name]]),
 );
-
-/** Rasa's other built-in channel names: recognised, so a project using one gets a clear refusal. */
-export const RASA_CHANNELS_NOT_SHIPPED: ReadonlySet<string> = new Set([
-  'cmdline',
-  'facebook',
-  'slack',
-  'telegram',
-  'mattermost',
-  'twilio',
-  'twilio_voice',
-  'rasa',
-  'botframework',
-  'rocketchat',
-  'webexteams',
-  'hangouts',
-  'audiocodes',
-  'vier_cvg',
-  'jambonz',
-  'twilio_media_streams',
-  'browser_audio',
-  'genesys',
-  'studio_chat',
-  'audiocodes_stream',
-  'jambonz_stream',
-]);

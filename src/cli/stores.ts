@@ -6,7 +6,7 @@ import { createLockStore, createTrackerStore } from '../stores/factory.js';
 export interface OpenedStores {
   readonly trackerStore: TrackerStore;
   readonly lockStore: LockStore;
-  /** what each store is, e.g. "sqlite at ./.parley/tracker.db" (start-up message, /status) */
+  /** what each store is, e.g. "sqlite at /srv/bot/.parley/tracker.db" (start-up message, /status) */
   readonly trackerDescription: string;
   readonly lockDescription: string;
   close(): Promise<void>;

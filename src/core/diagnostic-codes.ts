@@ -17,7 +17,7 @@ export const DIAGNOSTIC_CODES = {
   FILE_UNREADABLE: e('A file could not be read.', 'Check that the path exists and is readable.'),
   PATH_NOT_FOUND: e(
     'A path given on the command line does not exist.',
-    'Check the -p/--domain/--data flags.',
+    'Check the path flags: -p/--project (the assistant folder; for `parley run`, --project), --config, --domain, --data, --endpoints, --credentials.',
   ),
   YAML_SYNTAX: e('A YAML file does not parse.', 'Fix the YAML syntax at the position shown.'),
   YAML_DUPLICATE_KEY: e('A YAML mapping has the same key twice.', 'Remove or rename one of the keys.'),
@@ -44,6 +44,10 @@ export const DIAGNOSTIC_CODES = {
     'config.yml has a top-level key Rasa reads past; it is ignored.',
     'Remove the key, or check its spelling (recipe, language, assistant_id, pipeline, policies).',
   ),
+  ENDPOINTS_IGNORED_KEY: w(
+    'endpoints.yml has a top-level key that names no section Rasa reads (a misspelt `tracker_stor:`, say); it is ignored, as in Rasa, and the section it stands for keeps its default.',
+    'Check its spelling against the sections the message lists (action_endpoint, tracker_store, lock_store, nlg, model_groups, ...).',
+  ),
   NLU_SCHEMA: e(
     'An NLU training data file does not match the NLU format.',
     'See the Rasa NLU data reference.',
@@ -53,6 +57,10 @@ export const DIAGNOSTIC_CODES = {
   CREDENTIALS_SCHEMA: e(
     'credentials.yml has a key of the wrong type.',
     'Each channel maps to a map or null.',
+  ),
+  CREDENTIALS_UNKNOWN_CHANNEL: w(
+    "A credentials.yml channel name is no channel Parley ships, none of Rasa's built-in channels and no module of the project (a misspelt `socketi0:`, say); `parley run` skips it, where Rasa would refuse to start.",
+    'Check the spelling (rest, callback, socketio), or name a custom channel by its module path (docs/channels.md).',
   ),
   E2E_SCHEMA: e('An e2e test file does not match the e2e test format.', 'See the Rasa e2e test reference.'),
   E2E_TEST_FILE_INVALID: w(
@@ -272,7 +280,7 @@ export const DIAGNOSTIC_CODES = {
     'Use `/SetSlots(...)` for deterministic buttons.',
   ),
   ENDPOINTS_SECTION_NOT_RUN: w(
-    'endpoints.yml has a section Rasa acts on and Parley reads without acting on it (event broker, tracing, OTLP metrics, model server, MCP servers).',
+    'endpoints.yml has a section Rasa acts on and Parley reads without acting on it (event broker, tracing, OTLP metrics, model server, MCP servers, external NLU server).',
     'Remove the section, or see docs/compatibility.md for what Parley does instead.',
   ),
   // A2A server (endpoints.yml `a2a_server`)
@@ -308,6 +316,10 @@ export const DIAGNOSTIC_CODES = {
   KNOWLEDGE_VECTOR_STORE_REPLACED: w(
     'EnterpriseSearchPolicy is configured: Parley answers from a local keyword (BM25) index of the `.txt` documents in `vector_store.source` (default ./docs) instead of the FAISS embeddings, Qdrant, Milvus or custom vector store Rasa would use.',
     'Nothing to change to run offline; see docs/knowledge.md for what differs from a vector search.',
+  ),
+  KNOWLEDGE_SEARCH_NOT_TRIGGERED: w(
+    "EnterpriseSearchPolicy is configured, but pattern_search never runs `action_trigger_search` (Rasa's default pattern_search only utters `utter_no_knowledge_base`): knowledge questions are not answered from the documents, in Rasa as in Parley.",
+    'Override pattern_search in your flows so that it searches: `pattern_search:` with `steps:` `- action: action_trigger_search` (docs/knowledge.md).',
   ),
   KNOWLEDGE_DOCUMENTS_MISSING: w(
     "The EnterpriseSearchPolicy's document folder is missing or holds no `.txt` files: there is no knowledge base, and pattern_search answers `utter_no_knowledge_base` (Rasa stops the training instead).",

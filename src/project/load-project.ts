@@ -50,7 +50,10 @@ export function loadProject(location: ProjectLocation, options: LoadOptions = {}
       file: path,
       line: 1,
       column: 1,
-      message: `'${path}' does not exist.`,
+      message:
+        path === location.project
+          ? `The project folder '${path}' does not exist.`
+          : `'${path}' does not exist.`,
     });
   }
   const raw = readProject(files, options.env ?? process.env, diagnostics);
@@ -116,6 +119,7 @@ function reportMissingParts(
   diagnostics: ProjectDiagnostics,
 ): void {
   const root = files.root;
+  if (files.missing.includes(root)) return;
   const notFound = (path: string | undefined): boolean => path !== undefined && files.missing.includes(path);
   const unreadData = diagnostics.all.some(
     (item) =>

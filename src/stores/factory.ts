@@ -29,7 +29,7 @@ export interface StoreFactoryOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
-/** A store that can say what it is for the startup log ("sqlite at ./.parley/tracker.db"). */
+/** A store that can say what it is for the startup log ("sqlite at /srv/bot/.parley/tracker.db"). */
 export interface Described {
   describe(): string;
   /** connects (and migrates) now, to fail fast at startup; otherwise the first operation does it */

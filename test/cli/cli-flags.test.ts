@@ -64,6 +64,17 @@ describe('CLI habits from Rasa', function () {
           .and.contain(KNOWN_RASA_VERSIONS.join(', '));
       });
 
+    it('says that CALM starts at Rasa 3.7 when the version is older (a Rasa 2 project)', async () => {
+      const run = await runCli(['data', 'validate', '-p', project(), '--rasa-version', '2.8']);
+      expect(run.code).to.equal(2);
+      expect(run.stderr)
+        .to.contain("'2.8' is not a Rasa version Parley knows")
+        .and.contain('Rasa 2.8 predates CALM, which starts at Rasa Pro 3.7')
+        .and.contain(KNOWN_RASA_VERSIONS.join(', '));
+      const newer = await runCli(['data', 'validate', '-p', project(), '--rasa-version', '3.99']);
+      expect(newer.stderr).to.contain("'3.99' is not a Rasa version").and.not.contain('predates CALM');
+    });
+
     it('accepts a known one, patch releases included', async () => {
       const run = await runCli(['data', 'validate', '-p', project(), '--rasa-version', '3.13.9']);
       expect(run.code, run.stderr + run.stdout).to.equal(0);

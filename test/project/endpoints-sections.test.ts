@@ -45,3 +45,44 @@ describe('endpoints.yml sections Parley does not run', () => {
     expect(warningsFor('event_broker:\ntracker_store:\n  type: sql\n')).to.deep.equal([]);
   });
 });
+
+describe('endpoints.yml top-level keys that name no section', () => {
+  const validate = (endpoints: string) =>
+    validateProject({ project: writeInlineProject({ domain: DOMAIN, flows: FLOWS, endpoints }) });
+
+  it('warns about a misspelt section at its line, suggesting the section it stands for', () => {
+    const result = validate(
+      'action_endpoint:\n  url: http://localhost:5055/webhook\ntracker_stor:\n  type: sql\n',
+    );
+    const ignored = result.diagnostics.filter((diagnostic) => diagnostic.code === 'ENDPOINTS_IGNORED_KEY');
+    expect(ignored).to.have.length(1);
+    expect(ignored[0]).to.include({ severity: 'warning', line: 3, column: 1 });
+    expect(ignored[0]?.message)
+      .to.contain("unknown property 'tracker_stor'")
+      .and.contain('tracker_store')
+      .and.contain('keeps its default');
+    expect(ignored[0]?.hint).to.equal("did you mean 'tracker_store'?");
+    expect(result.hasErrors).to.equal(false);
+    // the store is the default one: the misspelt block is not read as tracker_store
+    expect(result.project.assistant.endpoints['tracker_store']).to.equal(undefined);
+  });
+
+  it('lists the known sections when the key is like none of them', () => {
+    const [ignored] = validate('webhooks:\n  url: http://localhost\n').diagnostics.filter(
+      (diagnostic) => diagnostic.code === 'ENDPOINTS_IGNORED_KEY',
+    );
+    expect(ignored?.message).to.contain("unknown property 'webhooks'").and.contain('action_endpoint, nlg');
+    expect(ignored?.hint).to.not.contain('did you mean');
+  });
+
+  it("knows every section Rasa reads, Rasa's external `nlu` server included", () => {
+    const sections = Object.keys(RASA_ENDPOINT_SECTIONS)
+      .map((key) => `${key}:\n`)
+      .join('');
+    const codes = validate(sections).diagnostics.map((diagnostic) => diagnostic.code);
+    expect(codes).to.not.include('ENDPOINTS_IGNORED_KEY');
+    expect(validate('nlu:\n  url: http://nlu:5005\n').diagnostics.map((d) => d.code)).to.include(
+      'ENDPOINTS_SECTION_NOT_RUN',
+    );
+  });
+});

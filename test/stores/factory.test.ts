@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { AppError } from '../../src/core/errors.js';
 import { createLockStore, createTrackerStore } from '../../src/stores/factory.js';
 import { PostgresLockStore } from '../../src/stores/locks/postgres-lock-store.js';
@@ -49,10 +49,17 @@ describe('store factory', () => {
     it('defaults to a SQLite file in the project when endpoints.yml has no tracker_store', async () => {
       const store = tracker(undefined);
       expect(store).to.be.instanceOf(SqlTrackerStore);
-      expect(store.describe()).to.equal('sqlite at ./.parley/tracker.db');
+      expect(store.describe()).to.equal(`sqlite at ${join(root, '.parley', 'tracker.db')}`);
       await store.append('a', turnEvents('a', 0), { expectedCount: 0 });
       expect(existsSync(join(root, '.parley', 'tracker.db'))).to.equal(true);
-      expect(tracker(null).describe()).to.equal('sqlite at ./.parley/tracker.db');
+      expect(tracker(null).describe()).to.equal(`sqlite at ${join(root, '.parley', 'tracker.db')}`);
+    });
+
+    it('names the SQLite file by its absolute path, also for a project given relative to the current folder', () => {
+      const store = createTrackerStore({ config: undefined, projectRoot: 'bots/x', env: {} });
+      // not opened: nothing is created under the current folder
+      expect(store.describe()).to.equal(`sqlite at ${resolve('bots', 'x', '.parley', 'tracker.db')}`);
+      expect(store.describe()).to.not.contain('./');
     });
 
     it('keeps conversations in memory for type in_memory / memory, in any case', () => {
@@ -65,10 +72,12 @@ describe('store factory', () => {
 
     it("reads Rasa's sql keys for SQLite (db relative to the project; rasa.db by default)", () => {
       expect(tracker({ type: 'SQL', dialect: 'sqlite', db: 'data/conversations.db' }).describe()).to.equal(
-        'sqlite at ./data/conversations.db',
+        `sqlite at ${join(root, 'data', 'conversations.db')}`,
       );
-      expect(tracker({ type: 'sql' }).describe()).to.equal('sqlite at ./rasa.db');
-      expect(tracker({ type: 'sql', url: 'sqlite:///other.db' }).describe()).to.equal('sqlite at ./other.db');
+      expect(tracker({ type: 'sql' }).describe()).to.equal(`sqlite at ${join(root, 'rasa.db')}`);
+      expect(tracker({ type: 'sql', url: 'sqlite:///other.db' }).describe()).to.equal(
+        `sqlite at ${join(root, 'other.db')}`,
+      );
       expect(tracker({ type: 'sql', db: '/var/lib/bot/t.db' }).describe()).to.equal(
         'sqlite at /var/lib/bot/t.db',
       );

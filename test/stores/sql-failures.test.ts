@@ -53,7 +53,7 @@ describe('SqlTrackerStore failures', function () {
       writeFileSync(join(folder, 'a-file'), 'not a folder');
       const store = track(new SqlTrackerStore({ target: sqliteTarget('a-file/tracker.db', folder) }));
       const error = await expectCode(store.loadRecent('a'), 'STORE_UNAVAILABLE');
-      expect(error.message).to.contain('sqlite at ./a-file/tracker.db');
+      expect(error.message).to.contain(`sqlite at ${join(folder, 'a-file', 'tracker.db')}`);
     });
 
     it('reports STORE_CORRUPT for a file that is not a database', async () => {

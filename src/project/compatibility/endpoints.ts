@@ -28,6 +28,10 @@ export const RASA_ENDPOINT_SECTIONS: Readonly<Record<string, EndpointSection>> =
   a2a_server: { support: 'supported', note: "Parley's A2A server (docs/a2a.md)" },
   models: { support: 'warned', note: 'models are not pulled from a model server; pass -m or train locally' },
   event_broker: { support: 'warned', note: 'no event broker: events stay in the tracker store' },
+  nlu: {
+    support: 'warned',
+    note: "no external NLU server: messages are understood by the assistant's own pipeline",
+  },
   tracing: { support: 'warned', note: 'no OpenTelemetry export: structured logs and /metrics instead' },
   metrics: { support: 'warned', note: 'no OTLP metrics: Prometheus /metrics instead' },
   mcp_servers: { support: 'warned', note: 'MCP servers are not connected' },

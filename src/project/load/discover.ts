@@ -37,6 +37,8 @@ export function discoverProjectFiles(location: ProjectLocation): ProjectFiles {
     missing.push(path);
     return undefined;
   };
+  // a project folder that is not there is the one problem to report, not every file missing from it
+  if (location.project !== undefined && !existsSync(location.project)) missing.push(location.project);
   const inRoot = (name: string): string | undefined => {
     const path = join(root, name);
     return existsSync(path) ? path : undefined;

@@ -4,7 +4,7 @@ import { a2aServerSchema } from './a2a-server.js';
 /*
  * JSON Schema (draft-07) of endpoints.yml. Rasa reads each section into an EndpointConfig and hands
  * unknown keys to the implementation as kwargs, so sections accept extra keys; we type the keys Parley
- * reads. An empty section (`tracker_store:`) means "absent", as in Rasa. Values may hold `${VAR}`
+ * reads. A top-level key that names no section is an ENDPOINTS_IGNORED_KEY warning. An empty section (`tracker_store:`) means "absent", as in Rasa. Values may hold `${VAR}`
  * references that are expanded after this check, so numeric settings also accept strings.
  * See flows.ts for the meaning of the `x-` annotations.
  */
@@ -77,9 +77,15 @@ const mcpServer: SchemaObject = {
 
 export const endpointsSchema: SchemaObject = {
   type: 'object',
+  // Rasa reads the sections it knows and passes over any other key: a misspelt `tracker_stor:` would
+  // silently leave the default store in place, so an unknown section is a warning with a did-you-mean
+  additionalProperties: false,
+  'x-codes': { additionalProperties: 'ENDPOINTS_IGNORED_KEY' },
+  'x-ignored': 'it is ignored, as in Rasa, so the section it stands for keeps its default',
   properties: {
     action_endpoint: section({ actions_module: text, enable_selective_domain: flag }),
     nlg: section({ llm: llmReference, rephrase_all: flag }),
+    nlu: section(),
     models: section({ wait_time_between_pulls: { type: ['number', 'string', 'null'] } }),
     tracker_store: section(),
     lock_store: section(),

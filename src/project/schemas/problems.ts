@@ -243,7 +243,7 @@ function show(value: unknown): string {
 }
 
 /** The candidate within a small edit distance of `word` (case-insensitive), if any. */
-function closest(word: string, candidates: readonly string[]): string | undefined {
+export function closest(word: string, candidates: readonly string[]): string | undefined {
   const lower = word.toLowerCase();
   let best: string | undefined;
   let bestDistance = Math.min(2, Math.ceil(word.length / 2) - 1) + 1;

@@ -6,6 +6,7 @@ import { RuleContext } from './rule.js';
 import type { ValidationRule } from './rule.js';
 import { actionStepsRule } from './rules/action-steps.js';
 import { buttonsRule } from './rules/buttons.js';
+import { channelsRule } from './rules/channels.js';
 import { coexistenceRule } from './rules/coexistence.js';
 import { collectStepsRule } from './rules/collect-steps.js';
 import { compatibilityRule } from './rules/compatibility.js';
@@ -44,6 +45,7 @@ export const VALIDATION_RULES: readonly ValidationRule[] = [
   envReferencesRule,
   knowledgeRule,
   coexistenceRule,
+  channelsRule,
 ];
 
 export interface ValidationResult {

@@ -26,7 +26,7 @@ export class RuleContext {
     code: DiagnosticCode,
     where: SourceRef | undefined,
     message: string,
-    owner: { flowId?: string; stepId?: string } = {},
+    owner: { flowId?: string; stepId?: string; hint?: string } = {},
   ): void {
     this.diagnostics.at(code, where, message, owner);
   }

@@ -3,7 +3,7 @@
  * keys: `dialect` (sqlite by default, or postgresql), `db` (for SQLite a file, relative to the project;
  * Rasa's default `rasa.db`) and the PostgreSQL keys of postgres-target.ts.
  */
-import { isAbsolute, relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { ConfigReader } from '../config-reader.js';
 import type { PostgresTarget } from './postgres-target.js';
 import { POSTGRES_KEYS, isPostgresUrl, readPostgresTarget } from './postgres-target.js';
@@ -12,7 +12,7 @@ export interface SqliteTarget {
   readonly dialect: 'sqlite';
   /** absolute path of the database file, or ':memory:' */
   readonly filename: string;
-  /** "sqlite at ./.parley/tracker.db" */
+  /** "sqlite at /srv/bot/.parley/tracker.db": the absolute path */
   readonly description: string;
 }
 
@@ -26,9 +26,9 @@ export const DEFAULT_SQLITE_FILE = '.parley/tracker.db';
 export function sqliteTarget(file: string, projectRoot: string): SqliteTarget {
   if (file === ':memory:') return { dialect: 'sqlite', filename: file, description: 'sqlite in memory' };
   const filename = resolve(projectRoot, file);
-  const inside = relative(projectRoot, filename);
-  const shown = inside.startsWith('..') || isAbsolute(inside) ? filename : `./${inside}`;
-  return { dialect: 'sqlite', filename, description: `sqlite at ${shown}` };
+  // the absolute path: a path relative to the project reads as relative to the folder `parley run` was
+  // started from, and /status is read by people who know neither
+  return { dialect: 'sqlite', filename, description: `sqlite at ${filename}` };
 }
 
 export function readSqlTarget(

@@ -73,7 +73,7 @@ export class SqlTrackerStore implements TrackerStore {
     this.db = openKnex(options.target, this.limits, this.logger);
   }
 
-  /** "sqlite at ./.parley/tracker.db", "postgresql at host:5432/db": for the startup log */
+  /** "sqlite at /srv/bot/.parley/tracker.db", "postgresql at host:5432/db": for the startup log */
   describe(): string {
     return this.target.description;
   }

@@ -5,6 +5,7 @@
  */
 import { expect } from 'chai';
 import { rmSync } from 'node:fs';
+import { join } from 'node:path';
 import type { ParleyServer } from '../../../src/cli/serve.js';
 import { createTestDatabase, requirePostgres } from '../../support/postgres.js';
 import type { TestDatabase } from '../../support/postgres.js';
@@ -49,7 +50,9 @@ function restartCase(label: string, setUp: () => Promise<{ endpoints: string; da
       const first = await startProjectServer(root);
       servers.push(first);
       expect(first.summary.join('\n')).to.contain(
-        database ? `postgresql at 127.0.0.1:5432/${database.name}` : 'sqlite at ./.parley/tracker.db',
+        database
+          ? `postgresql at 127.0.0.1:5432/${database.name}`
+          : `sqlite at ${join(root, '.parley', 'tracker.db')}`,
       );
       expect(await say(first, '/transfer')).to.deep.equal(['To whom?']);
       expect(await say(first, '/SetSlots(recipient=Zoë)')).to.deep.equal(['How much for Zoë?']);

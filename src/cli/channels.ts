@@ -36,7 +36,7 @@ export async function selectChannels(selection: ChannelSelection): Promise<Input
       if (found.kind === 'factory')
         channels.push(found.factory.create(recordOf(block), { logger: selection.logger }));
       else if (selection.connector) problems.push(`${name}: ${found.reason}`);
-      else selection.logger.warn({ channel: name }, `credentials.yml: '${name}' is skipped: ${found.reason}`);
+      else skipped(selection.logger, name, found.reason);
     } catch (error) {
       problems.push(`${name}: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -51,6 +51,15 @@ export async function selectChannels(selection: ChannelSelection): Promise<Input
     return [BUILT_IN_CHANNELS.get('rest')!.create({}, { logger: selection.logger })];
   }
   return channels;
+}
+
+// a plain name that is no channel at all is a typo validate warns about (CREDENTIALS_UNKNOWN_CHANNEL,
+// repeated at start-up): the skip itself is then only news at info level
+function skipped(logger: Logger, name: string, reason: string): void {
+  const typo = !name.includes('.') && !RASA_CHANNELS_NOT_SHIPPED.has(name);
+  const message = `credentials.yml: '${name}' is skipped: ${reason}`;
+  if (typo) logger.info({ channel: name }, message);
+  else logger.warn({ channel: name }, message);
 }
 
 type FoundChannel =

@@ -121,4 +121,28 @@ describe('custom channels (the plugin API)', function () {
     expect(refused?.code).to.equal('PROJECT_INVALID');
     expect(refused?.message).to.contain("rasa: Parley does not ship Rasa's 'rasa' channel");
   });
+
+  it('says a misspelt channel once at start-up: the validation warning with its hint, the skip only at info', async () => {
+    const root = writeInlineProject({
+      domain: 'version: "3.1"\nresponses:\n  utter_hi:\n    - text: hi\n',
+      flows: 'flows:\n  hi:\n    description: hi\n    steps:\n      - action: utter_hi\n',
+      credentials: 'socketi0:\nrest:\n',
+    });
+    const logger = recordingLogger();
+    const server = await startServer({
+      location: { project: root },
+      projectRoot: root,
+      port: 0,
+      host: '127.0.0.1',
+      logger,
+    });
+    try {
+      const about = logger.warnings.filter((line) => line.includes('socketi0'));
+      expect(about).to.have.length(1);
+      expect(about[0]).not.to.contain('is skipped');
+      expect(server.summary).to.include('channels: rest');
+    } finally {
+      await server.close();
+    }
+  });
 });

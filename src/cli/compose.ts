@@ -5,7 +5,7 @@ import { parseActionEndpoint } from '../actions/action-server/endpoint-config.js
 import { DefaultActionRunner } from '../actions/action-runner.js';
 import { ActionServerSource } from '../actions/custom/action-server-source.js';
 import { InProcessActionSource } from '../actions/custom/in-process.js';
-import { loadInProcessActions } from '../actions/custom/load-actions.js';
+import { loadActionsFrom } from '../actions/custom/load-actions.js';
 import type { CustomActionSource } from '../actions/custom/source.js';
 import type { ActionStub } from '../actions/custom/stub-source.js';
 import { StubActionSource } from '../actions/custom/stub-source.js';
@@ -30,6 +30,8 @@ import type { RuntimeBuiltInAction } from '../core/built-ins/types.js';
 import type { KnowledgeIndex } from '../knowledge/knowledge-index.js';
 import type { Environment } from '../understanding/llm/config.js';
 import { knowledgeBuiltIns } from './knowledge.js';
+import { actionsModuleName, locateActionsModule } from '../project/actions-module.js';
+import { unprovidedCustomActions, warnUnprovidedActions } from './unprovided-actions.js';
 
 /** The one place where Parley's parts are wired together. */
 export interface ComposeOptions {
@@ -55,6 +57,8 @@ export interface ComposeOptions {
   readonly runtimeBuiltIns?: ReadonlyMap<string, RuntimeBuiltInAction>;
   /** where `${VAR}`s of the knowledge search's LLM settings are read (default: process.env) */
   readonly env?: Environment;
+  /** warn on `logger` about declared custom actions no source provides (`parley run`, `parley shell`) */
+  readonly warnUnprovidedActions?: boolean;
 }
 
 export const SYSTEM_CLOCK: Clock = { now: () => Date.now() / 1000 };
@@ -70,7 +74,12 @@ export async function composeAgent(options: ComposeOptions): Promise<Agent> {
   if (options.stubs && options.stubs.size > 0)
     sources.push(new StubActionSource({ stubs: options.stubs, clock: () => clock.now() }));
   sources.push(...(options.extraActionSources ?? []));
-  const inProcess = await loadInProcessActions(resolve(options.projectRoot, 'actions'));
+  // `action_endpoint.actions_module` (a dotted path, default `actions`) names the folder or module
+  const actionsModule = locateActionsModule(
+    resolve(options.projectRoot),
+    actionsModuleName(options.assistant.endpoints),
+  );
+  const inProcess = actionsModule.kind === 'missing' ? [] : await loadActionsFrom(actionsModule.path);
   if (inProcess.length > 0)
     sources.push(new InProcessActionSource({ actions: inProcess, clock: () => clock.now() }));
   const endpoint = parseActionEndpoint(options.assistant.endpoints['action_endpoint']);
@@ -82,6 +91,8 @@ export async function composeAgent(options: ComposeOptions): Promise<Agent> {
     });
     sources.push(new ActionServerSource({ client }));
   }
+  if (options.warnUnprovidedActions && options.logger)
+    warnUnprovidedActions(options.logger, unprovidedCustomActions(options.assistant, sources), actionsModule);
   const responses = responseSourceFor(options.assistant);
   const runner = new DefaultActionRunner({
     assistant: options.assistant,

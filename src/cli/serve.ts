@@ -133,6 +133,7 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
       commandGenerator: understanding.generator,
       logger: requestLog.logger,
       actionObserver: metrics,
+      warnUnprovidedActions: true,
       ...(model.knowledge ? { knowledge: model.knowledge } : {}),
       ...(options.env ? { env: options.env } : {}),
     });

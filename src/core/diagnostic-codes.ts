@@ -283,6 +283,10 @@ export const DIAGNOSTIC_CODES = {
     'endpoints.yml has a section Rasa acts on and Parley reads without acting on it (event broker, tracing, OTLP metrics, model server, MCP servers, external NLU server).',
     'Remove the section, or see docs/compatibility.md for what Parley does instead.',
   ),
+  CUSTOM_ACTIONS_NOT_IMPLEMENTED: w(
+    'The domain declares custom actions that nothing Parley runs provides: no action server `url` in `action_endpoint`, and no TypeScript or JavaScript module in the actions module (`actions_module`, default `actions/`); Python files there are not run. Each call fails and the user hears `utter_internal_error_rasa`. `validate` reports it when no module exists at all; `parley run` names the exact actions after loading the modules.',
+    'Write the actions as TypeScript modules in the actions folder (`export default defineAction({ name, run })`), or set `action_endpoint.url` to a Rasa SDK action server running the Python actions.',
+  ),
   // A2A server (endpoints.yml `a2a_server`)
   A2A_CONFIG_INVALID: e(
     'An `a2a_server` setting in endpoints.yml has the wrong type or is out of range.',

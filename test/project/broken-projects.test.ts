@@ -360,6 +360,8 @@ const CASES: readonly Case[] = [
         flowId: 'greet',
         stepId: 'greet_0_collect_name',
       },
+      // the declared action_ask_name has no implementation (no actions/ folder, no action server)
+      { code: 'CUSTOM_ACTIONS_NOT_IMPLEMENTED', file: 'domain.yml', line: 7, column: 1 },
     ],
   },
   {

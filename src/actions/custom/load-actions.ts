@@ -1,20 +1,17 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { isActionModuleFile } from '../../core/domain/custom-actions.js';
 import { importUserModule } from '../../user-modules.js';
 import type { InProcessAction } from './in-process.js';
 
-const ACTION_FILE = /\.(ts|mts|js|mjs)$/;
-
 /**
- * Imports every module of an assistant's `actions/` folder and collects the actions they export
- * (`export default defineAction(...)`, or named exports of actions). TypeScript files need no build step
- * (see importUserModule).
+ * Imports every module of an assistant's actions folder (`actions/`, or the one `actions_module` names)
+ * and collects the actions they export (`export default defineAction(...)`, or named exports of
+ * actions). TypeScript files need no build step (see importUserModule).
  */
 export async function loadInProcessActions(folder: string): Promise<InProcessAction[]> {
   if (!existsSync(folder)) return [];
-  const files = readdirSync(folder).filter(
-    (file) => ACTION_FILE.test(file) && !file.endsWith('.d.ts') && !file.includes('.test.'),
-  );
+  const files = readdirSync(folder).filter(isActionModuleFile);
   const actions: InProcessAction[] = [];
   for (const file of files.sort()) actions.push(...(await actionsOfModule(join(folder, file))));
   return actions;

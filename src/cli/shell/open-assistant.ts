@@ -65,6 +65,7 @@ export async function openAssistant(
     lockStore,
     commandGenerator: understanding.generator,
     logger: options.logger,
+    warnUnprovidedActions: true,
     ...(model.knowledge ? { knowledge: model.knowledge } : {}),
   });
   return { agent, close: () => stores.close() };

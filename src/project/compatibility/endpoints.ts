@@ -17,7 +17,7 @@ export interface EndpointSection {
 export const RASA_ENDPOINT_SECTIONS: Readonly<Record<string, EndpointSection>> = {
   action_endpoint: {
     support: 'supported',
-    note: 'action server over HTTP; `actions_module` runs TypeScript actions in process',
+    note: 'action server over HTTP (`url`); `actions_module` (a dotted path, default `actions`) names the folder or module of TypeScript/JavaScript actions run in process (Python files are not run); declared actions nothing provides are warned (CUSTOM_ACTIONS_NOT_IMPLEMENTED)',
   },
   tracker_store: { support: 'supported', note: 'memory, SQL (SQLite by default, PostgreSQL)' },
   lock_store: { support: 'supported', note: 'memory, PostgreSQL advisory locks, Redis' },

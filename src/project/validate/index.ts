@@ -11,6 +11,7 @@ import { coexistenceRule } from './rules/coexistence.js';
 import { collectStepsRule } from './rules/collect-steps.js';
 import { compatibilityRule } from './rules/compatibility.js';
 import { conditionsRule } from './rules/conditions.js';
+import { customActionsRule } from './rules/custom-actions.js';
 import { configRule } from './rules/config.js';
 import { envReferencesRule } from './rules/env-references.js';
 import { flowIdentityRule } from './rules/flow-identity.js';
@@ -35,6 +36,7 @@ export const VALIDATION_RULES: readonly ValidationRule[] = [
   collectStepsRule,
   setSlotsStepsRule,
   actionStepsRule,
+  customActionsRule,
   conditionsRule,
   slotsRule,
   responsesRule,

@@ -1,3 +1,4 @@
+import type { DiagnosticCode } from '../core/diagnostic-codes.js';
 import type { Diagnostic } from '../core/errors.js';
 import type { Logger } from '../runtime/logger.js';
 
@@ -7,9 +8,12 @@ import type { Logger } from '../runtime/logger.js';
  * the vector store), keys it skips, and the rest. Each line carries the diagnostic's code and place, so
  * an operator who never ran validate still learns what differs from Rasa. Notes (`info`) stay quiet.
  */
+// the runtime says these itself, exactly, once it has loaded what validate can only guess at
+const SAID_BY_THE_RUNTIME: ReadonlySet<DiagnosticCode> = new Set(['CUSTOM_ACTIONS_NOT_IMPLEMENTED']);
+
 export function logStartUpWarnings(logger: Logger, diagnostics: readonly Diagnostic[]): void {
   for (const diagnostic of diagnostics) {
-    if (diagnostic.severity !== 'warning') continue;
+    if (diagnostic.severity !== 'warning' || SAID_BY_THE_RUNTIME.has(diagnostic.code)) continue;
     logger.warn(
       {
         code: diagnostic.code,

@@ -140,16 +140,17 @@ describe('HTTP API routes (parley run --enable-api)', function () {
       const parsed = response.json as Json;
       expect(parsed).to.include({ text: 'show my savings balance', message_id: 'm-1' });
       expect((parsed['intent'] as Json)['name']).to.equal('check_balance');
-      expect(parsed['entities']).to.deep.include.members([
-        {
-          entity: 'account',
-          value: 'savings',
-          start: 8,
-          end: 15,
-          confidence: 1,
-          extractor: 'PerceptronEntityExtractor',
-        },
-      ]);
+      const entities = parsed['entities'] as Json[];
+      const account = entities.find((entity) => entity['entity'] === 'account');
+      expect(account).to.deep.include({
+        entity: 'account',
+        value: 'savings',
+        start: 8,
+        end: 15,
+        extractor: 'PerceptronEntityExtractor',
+      });
+      // the tagger's own confidence: how sure depends on the training data, not on this route
+      expect(account?.['confidence']).to.be.a('number').within(0.5, 1);
       expect(parsed['commands']).to.deep.equal([
         { command: 'start flow', flow: 'balance' },
         { command: 'set slot', name: 'account', value: 'savings', extractor: 'NLU' },

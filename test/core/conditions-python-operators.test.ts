@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { parseCondition, tryEvaluateCondition } from '../../src/core/flows/conditions/index.js';
 
-// The ordering comparisons and `contains` of conditions against Python's semantics, row by row. Every
+// The comparisons and `contains` of conditions against Python's semantics, row by row. Every
 // expected value was produced by evaluating the same condition with pypred's own AST nodes
 // (armon/pypred, pypred/ast.py: CompareOperator, ContainsOperator, LiteralSet, Undefined, Empty) on
 // CPython 3.11; 'raises' means Python raised (a TypeError), which makes the condition false.
@@ -128,6 +128,46 @@ const TABLE: readonly (readonly [string, Readonly<Record<string, unknown>>, Expe
   ['slots.missing >= slots.other', {}, false],
   ['empty < 1', {}, false],
   ['slots.a > empty', { a: 'x' }, false],
+  // equality: `=` and `is` are Python ==, `!=` and `is not` Python != (Undefined has its own __ne__):
+  // bools are ints, lists and dicts compare by value, a set never equals a list, Empty equals length zero
+  ['1 = 1.0', {}, true],
+  ['slots.b = 1', { b: true }, true],
+  ['slots.b = 0', { b: false }, true],
+  ['slots.b != 1', { b: true }, false],
+  ["'1' = 1", {}, false],
+  ["'a' = 'A'", {}, false],
+  ['slots.a = slots.b', { a: [1, [true]], b: [1.0, [1]] }, true],
+  ['slots.a = slots.b', { a: [1, 2], b: [2, 1] }, false],
+  ['slots.a = slots.b', { a: { k: 1, j: [true] }, b: { j: [1], k: 1.0 } }, true],
+  ['slots.a = slots.b', { a: { k: 1 }, b: { k: 1, j: 2 } }, false],
+  ['slots.a = slots.b', { a: { k: null }, b: {} }, false],
+  ['{1 2} = {2 1}', {}, true],
+  ['{1 true} = {1}', {}, true],
+  ['{1 2} = slots.l', { l: [1, 2] }, false],
+  ['slots.l = {1 2}', { l: [1, 2] }, false],
+  ['{} = empty', {}, true],
+  ['{} != empty', {}, false],
+  ['slots.l = empty', { l: [] }, true],
+  ['slots.d = empty', { d: {} }, true],
+  ['slots.s = empty', { s: '' }, true],
+  ['slots.n = empty', { n: 0 }, false],
+  ['slots.b = empty', { b: false }, false],
+  ['slots.x = empty', { x: null }, false],
+  ['slots.missing = empty', {}, true],
+  ['empty = slots.missing', {}, true],
+  ['slots.missing = slots.other', {}, true],
+  ['slots.missing != slots.other', {}, false],
+  ['slots.missing != empty', {}, true],
+  ['empty != slots.missing', {}, false],
+  ['slots.missing = null', {}, false],
+  ['null = slots.missing', {}, false],
+  ['slots.missing != null', {}, true],
+  ['null != slots.missing', {}, true],
+  ['slots.x = null', { x: null }, true],
+  ['slots.x != null', { x: 0 }, true],
+  ['slots.s != empty', { s: ' ' }, true],
+  ["slots.s is 'a'", { s: 'a' }, true],
+  ["slots.s is not 'a'", { s: 'b' }, true],
 ];
 
 function attempt(condition: string, slots: Readonly<Record<string, unknown>>) {
@@ -136,7 +176,7 @@ function attempt(condition: string, slots: Readonly<Record<string, unknown>>) {
   return tryEvaluateCondition(parsed.ast, { slots, context: {} });
 }
 
-describe('conditions: ordering and contains follow Python, operator by operator', () => {
+describe('conditions: ordering, equality and contains follow Python, operator by operator', () => {
   for (const [condition, slots, expected] of TABLE) {
     const slotsText = Object.keys(slots).length > 0 ? ` with ${JSON.stringify(slots)}` : '';
     it(`${condition}${slotsText} → ${String(expected)}`, () => {

@@ -181,14 +181,6 @@ class FakeActionServer {
   private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost');
     const text = await readBody(req);
-    if (req.method === 'GET' && url.pathname === '/health') return send(res, 200, { status: 'ok' });
-    if (req.method === 'GET' && url.pathname === '/actions') {
-      return send(
-        res,
-        200,
-        Object.keys(ACTIONS).map((name) => ({ name })),
-      );
-    }
     const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
     this.requests.push({
       method: req.method ?? '',
@@ -323,11 +315,6 @@ describe('action server client (Rasa SDK protocol)', () => {
   beforeEach(() => {
     sdk.requests.length = 0;
     sdk.forgetDomain();
-  });
-
-  it('talks to a server that is up (GET /health answers ok)', async () => {
-    const response = await fetch(`${base}/health`);
-    expect(await response.json()).to.deep.equal({ status: 'ok' });
   });
 
   describe('a successful call', () => {

@@ -39,7 +39,9 @@ async function run(
 const slot = (name: string, value: unknown): Record<string, unknown> => ({ event: 'slot', name, value });
 const texts = (result: ActionResult): unknown[] => (result.responses ?? []).map((response) => response.text);
 
-describeWithCorpus('corpus action stubs', () => {
+// These check test helpers only: the stand-ins for the corpus projects' Python custom actions, which the
+// corpus replays run. No Parley code is under test here beyond the event parser reading their output.
+describeWithCorpus('test helpers only: the corpus projects’ stub actions', () => {
   describe('the CSV reader', () => {
     it('reads quoted fields, CRLF line ends and a last line without a line end, keeping spaces', () => {
       expect(parseCsv('a,b\r\n"x, ""y""", z\r\n1,')).to.deep.equal([

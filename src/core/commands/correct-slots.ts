@@ -34,9 +34,7 @@ export const correctSlotsCommand: CommandDefinition<'correct slot'> = {
       .filter((slot) => draft.slots[slot.name] !== slot.value);
     if (changed.length === 0) return;
     const names = new Set(changed.map((slot) => slot.name));
-    const isResetOnly = collects
-      .filter((owned) => names.has(owned.step.collect))
-      .every((owned) => owned.step.askBeforeFilling);
+    const isResetOnly = areAllResetOnly(context, names);
     const target = resetTarget(draft.stack, context, names);
     pushPattern(scope, 'pattern_correction', {
       is_reset_only: isResetOnly,
@@ -53,6 +51,17 @@ function coerced(context: EngineContext, slot: CorrectedSlot): unknown {
   if (!definition) return slot.value;
   const result = coerceSlotValue(definition, slot.value);
   return result.ok ? result.value : slot.value;
+}
+
+/**
+ * Rasa's are_all_slots_reset_only: the correction only sends the user back to the question when every
+ * collect step of ANY flow of the assistant (not only the flows on the stack) that fills a corrected
+ * slot asks before filling; one collect without ask_before_filling makes it a real correction.
+ */
+function areAllResetOnly(context: EngineContext, names: ReadonlySet<string>): boolean {
+  return context.flows.flows.every((flow) =>
+    flow.steps.every((step) => step.kind !== 'collect' || !names.has(step.collect) || step.askBeforeFilling),
+  );
 }
 
 type OwnedCollect = { flowId: string; step: CollectStep };

@@ -1,6 +1,7 @@
 /**
- * The branches of the test stubs for the two newer corpus projects that their e2e cases do not reach:
- * the fallbacks of the upstream `except Exception` and the research action without an API key.
+ * Test helpers only: the branches of the test stubs for the two newer corpus projects that their e2e
+ * cases do not reach: the fallbacks of the upstream `except Exception` and the research action without
+ * an API key. No Parley code is under test here.
  */
 import { expect } from 'chai';
 import type { ActionContext, InProcessAction } from '../../../src/actions/custom/in-process.js';
@@ -26,7 +27,7 @@ async function events(actions: readonly InProcessAction[], name: string, slots: 
 
 const slot = (name: string, value: unknown) => ({ event: 'slot', name, value });
 
-describe('test stubs of the lakera-agent-security actions', () => {
+describe('test helpers only: the stubs of the lakera-agent-security actions', () => {
   const lakera = createLakeraActions({ search: cannedWebSearch });
 
   it('finds nothing when new_or_used is missing (Python fails on None.lower())', async () => {
@@ -71,7 +72,7 @@ describe('test stubs of the lakera-agent-security actions', () => {
   });
 });
 
-describe('test stubs of the calm-summit-masterclass actions', () => {
+describe('test helpers only: the stubs of the calm-summit-masterclass actions', () => {
   it('lists the latest transaction as a one-item list', async () => {
     expect(await events(calmActions, 'transaction_search', {})).to.deep.equal([
       slot('transactions_list', [LATEST_TRANSACTION]),

@@ -1,6 +1,13 @@
 import { assertNever } from '../../errors.js';
 import type { ConditionAst } from './ast.js';
-import { assertHashable, isMarker, pyContains, pyOrder, supportsMembership } from './python-operators.js';
+import {
+  assertHashable,
+  isMarker,
+  pyContains,
+  pyOrder,
+  strContains,
+  supportsMembership,
+} from './python-operators.js';
 import { compileMatchPattern } from './python-regex.js';
 import {
   ConditionEvaluationError,
@@ -133,7 +140,7 @@ function member(container: unknown, key: string): unknown {
   if (isDict(container)) return hasKey(container, key) ? container[key] : NOT_FOUND;
   switch (pyKind(container)) {
     case 'str':
-      if ((container as string).includes(key))
+      if (strContains(container as string, key))
         throw new ConditionEvaluationError('string indices must be integers');
       return NOT_FOUND;
     case 'list':

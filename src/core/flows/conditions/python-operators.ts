@@ -56,6 +56,24 @@ function compareCodePoints(left: string, right: string): number {
   return a.length - b.length;
 }
 
+/**
+ * Python's `needle in haystack`, on code points: JS `includes` works on UTF-16 units, so it would find a
+ * lone surrogate inside a pair (`'\ud83d' in '😀'` is false in Python). A match may not begin or end
+ * between the two halves of a pair.
+ */
+export function strContains(haystack: string, needle: string): boolean {
+  for (let from = haystack.indexOf(needle); from !== -1; from = haystack.indexOf(needle, from + 1)) {
+    if (!splitsPair(haystack, from) && !splitsPair(haystack, from + needle.length)) return true;
+  }
+  return false;
+}
+
+function splitsPair(text: string, index: number): boolean {
+  const before = text.charCodeAt(index - 1);
+  const after = text.charCodeAt(index);
+  return before >= 0xd800 && before <= 0xdbff && after >= 0xdc00 && after <= 0xdfff;
+}
+
 /** Lists compare at their first unequal item, or by length when one is a prefix of the other. */
 function listOrder(operator: OrderOperator, left: readonly unknown[], right: readonly unknown[]): boolean {
   const length = Math.min(left.length, right.length);
@@ -96,7 +114,7 @@ export function pyContains(container: unknown, element: unknown): boolean {
         `'in <string>' requires string as left operand, not ${pyTypeName(element)}`,
       );
     }
-    return container.includes(element);
+    return strContains(container, element);
   }
   if (Array.isArray(container)) return container.some((item) => item === element || pyEquals(item, element));
   assertHashable(element);

@@ -19,13 +19,12 @@ import type {
   TrackerStore,
   Understanding,
 } from '../core/ports.js';
-import { storedUserText } from '../core/text/stored-text.js';
-import type { StoredText } from '../core/text/stored-text.js';
 import { receiveUserMessage } from '../core/turn.js';
 import type { Logger } from './logger.js';
 import { SILENT_LOGGER } from './logger.js';
 import { NluDialogue } from './nlu-dialogue.js';
 import { FreshState } from './fresh-state.js';
+import { asStored, parseDataWithCommands } from './message-parts.js';
 import { OpenTurn } from './open-turn.js';
 import type { TurnResult } from './open-turn.js';
 import { needsNewSession } from './session.js';
@@ -102,8 +101,7 @@ export class Agent {
   }
 
   handleMessage(message: IncomingMessage): Promise<TurnResult> {
-    const stored = storedUserText(message.text, message.metadata);
-    const kept = isUnchanged(stored, message) ? message : { ...message, ...withMetadata(stored) };
+    const kept = asStored(message);
     return this.options.lockStore.withLock(message.conversationId, () => this.runTurn(kept));
   }
 
@@ -124,8 +122,7 @@ export class Agent {
 
   /** Records a user message without predicting (the HTTP API's `messages`): its commands are kept, not applied. */
   logMessage(logged: LoggedMessage): Promise<TurnResult> {
-    const stored = storedUserText(logged.text, logged.metadata);
-    const message = isUnchanged(stored, logged) ? logged : { ...logged, ...withMetadata(stored) };
+    const message = asStored(logged);
     return this.options.lockStore.withLock(message.conversationId, async () => {
       const turn = await this.openTurn(message.conversationId, undefined);
       const parseData = message.parseData
@@ -387,22 +384,4 @@ export class Agent {
  */
 function endsPrediction(action: string): boolean {
   return action === ACTION_SESSION_START;
-}
-
-function isUnchanged(stored: StoredText, message: { text: string; metadata?: unknown }): boolean {
-  return stored.text === message.text && stored.metadata === message.metadata;
-}
-
-/** `{text, metadata}` of a cut message, without an undefined metadata key */
-function withMetadata(stored: StoredText): { text: string; metadata?: Readonly<Record<string, unknown>> } {
-  return stored.metadata ? { text: stored.text, metadata: stored.metadata } : { text: stored.text };
-}
-
-/** Parse data as Rasa stores it on a `user` event: the text, and the commands understanding produced. */
-function parseDataWithCommands(text: string, understanding: Understanding): ParseData {
-  return {
-    ...understanding.parseData,
-    text,
-    commands: understanding.commands.map((command) => ({ ...command })),
-  };
 }

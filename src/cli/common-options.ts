@@ -65,3 +65,20 @@ export function requestedLogLevel(flags: LoggingFlags): string | undefined {
   if (flags.quiet) return 'warn';
   return undefined;
 }
+
+/**
+ * Rasa's logging flags on a command that prints a report instead of logs (`data validate`, `train`):
+ * `--quiet` keeps the report to what needs acting on (no notes, no progress); `-v`/`-vv`/`--debug` are
+ * accepted as in Rasa, the report being complete already.
+ */
+export function addReportVerbosityOptions(command: Command, quietDescription: string): Command {
+  return command
+    .option(
+      '-v, --verbose',
+      'accepted as in Rasa (the report is already complete)',
+      (_value: string, count: number) => count + 1,
+      0,
+    )
+    .option('--debug', 'accepted as in Rasa (as -vv)')
+    .option('--quiet', quietDescription);
+}

@@ -1,8 +1,13 @@
 import type { Diagnostic, Severity } from '../core/errors.js';
 
 /** Compiler-style lines: `file:line:col severity CODE message`, then the hint indented. */
-export function formatDiagnosticsText(diagnostics: readonly Diagnostic[]): string {
-  const lines = diagnostics.flatMap((item) => [
+/** Every diagnostic with its hint, then the counts; `quiet` lists errors and warnings only (all counted). */
+export function formatDiagnosticsText(
+  diagnostics: readonly Diagnostic[],
+  options: { readonly quiet?: boolean } = {},
+): string {
+  const listed = options.quiet ? diagnostics.filter((item) => item.severity !== 'info') : diagnostics;
+  const lines = listed.flatMap((item) => [
     `${item.file}:${item.line}:${item.column} ${item.severity} ${item.code} ${item.message}`,
     `    hint: ${item.hint}`,
   ]);

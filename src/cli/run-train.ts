@@ -12,6 +12,9 @@ import { findModel } from './model-archive.js';
 import { projectFingerprint } from './model-source.js';
 import { trainModel } from './train-model.js';
 import { progressReporter } from './training-progress.js';
+import type { ProgressReporter } from './training-progress.js';
+
+const SILENT_PROGRESS: ProgressReporter = { listener: () => undefined, finish: () => undefined };
 
 export interface TrainRunOptions {
   readonly location: ProjectLocation;
@@ -27,6 +30,8 @@ export interface TrainRunOptions {
    * cannot be loaded
    */
   readonly validation?: 'errors' | 'fail-on-warnings' | 'skip';
+  /** `--quiet`: no progress, no notes, no timing line; problems and the saved model only */
+  readonly quiet?: boolean;
 }
 
 /**
@@ -45,7 +50,7 @@ export async function runTrain(io: CliIo, options: TrainRunOptions): Promise<num
     io.stdout(`Nothing changed. You can use the old model stored at '${existing}'.\n`);
     return 0;
   }
-  const progress = progressReporter(io);
+  const progress = options.quiet ? SILENT_PROGRESS : progressReporter(io);
   try {
     const trained = trainModel({
       project,
@@ -55,6 +60,8 @@ export async function runTrain(io: CliIo, options: TrainRunOptions): Promise<num
       ...(options.fixedName ? { fixedName: options.fixedName } : {}),
     });
     progress.finish();
+    io.stdout(`Your Parley model is trained and saved at '${trained.path}'.\n`);
+    if (options.quiet) return 0;
     // the component notes were printed with the diagnostics; what was indexed is news
     if (trained.knowledgeNote) io.stderr(`Note: ${trained.knowledgeNote}\n`);
     io.stderr(
@@ -62,7 +69,6 @@ export async function runTrain(io: CliIo, options: TrainRunOptions): Promise<num
         ? 'No NLU to train: the project understands through an LLM command generator.\n'
         : `Trained the NLU pipeline${trained.metadata.understanding === 'hybrid' ? ' (hybrid: NLU next to the LLM command generator)' : ''} in ${trained.metadata.trainingSeconds.toFixed(1)} s.\n`,
     );
-    io.stdout(`Your Parley model is trained and saved at '${trained.path}'.\n`);
     return 0;
   } catch (error) {
     progress.finish();
@@ -85,7 +91,9 @@ async function checkProject(
     mode === 'skip'
       ? loaded(loadProject(options.location, loadOptions))
       : (await import('../project/validate/index.js')).validateProject(options.location, loadOptions);
-  if (diagnostics.length > 0) io.stderr(formatDiagnosticsText(diagnostics));
+  const quiet = options.quiet === true;
+  if (diagnostics.some((item) => !quiet || item.severity !== 'info'))
+    io.stderr(formatDiagnosticsText(diagnostics, { quiet }));
   if (hasErrors) {
     io.stderr('parley: the project has errors; nothing was trained.\n');
     return undefined;

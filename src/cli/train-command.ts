@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { rasaVersionOption } from './common-options.js';
+import { addReportVerbosityOptions, rasaVersionOption } from './common-options.js';
 import type { CliIo } from './io.js';
 import { addProjectOptions, toLocation } from './project-options.js';
 import type { ProjectFlags } from './project-options.js';
@@ -11,6 +11,7 @@ interface TrainFlags extends ProjectFlags {
   readonly rasaVersion?: string;
   readonly skipValidation?: boolean;
   readonly failOnValidationWarnings?: boolean;
+  readonly quiet?: boolean;
 }
 
 /** `parley train`: Rasa's flags; builds a model archive under models/ unless nothing changed. */
@@ -32,6 +33,7 @@ export function trainCommand(io: CliIo): Command {
       'skip the validation rules before training (files that do not load still stop it)',
     )
     .option('--fail-on-validation-warnings', 'refuse to train when validation has warnings too');
+  addReportVerbosityOptions(command, 'print no progress and no notes: problems and the saved model only');
   addProjectOptions(command).action(async (flags: TrainFlags) => {
     const { runTrain } = await import('./run-train.js');
     const code = await runTrain(io, {
@@ -40,6 +42,7 @@ export function trainCommand(io: CliIo): Command {
       ...(flags.fixedModelName ? { fixedName: flags.fixedModelName } : {}),
       ...(flags.rasaVersion ? { rasaVersion: flags.rasaVersion } : {}),
       force: flags.force ?? false,
+      quiet: flags.quiet === true,
       validation: flags.skipValidation
         ? 'skip'
         : flags.failOnValidationWarnings

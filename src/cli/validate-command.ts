@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander';
-import { rasaVersionOption } from './common-options.js';
+import { addReportVerbosityOptions, rasaVersionOption } from './common-options.js';
 import { formatDiagnosticsJson, formatDiagnosticsText } from './format-diagnostics.js';
 import { addProjectOptions, toLocation } from './project-options.js';
 import type { ProjectFlags } from './project-options.js';
@@ -9,6 +9,7 @@ interface ValidateFlags extends ProjectFlags {
   readonly format: 'text' | 'json';
   readonly failOnWarnings?: boolean;
   readonly rasaVersion?: string;
+  readonly quiet?: boolean;
 }
 
 /**
@@ -21,6 +22,7 @@ export function validateCommand(io: CliIo, name = 'validate'): Command {
     .addOption(new Option('--format <format>', 'output format').choices(['text', 'json']).default('text'))
     .option('--fail-on-warnings', 'exit 1 when there are warnings too')
     .addOption(rasaVersionOption('validate with the default patterns of this Rasa version'));
+  addReportVerbosityOptions(command, 'list errors and warnings only, not notes (all are counted)');
   addProjectOptions(command).action(async (flags: ValidateFlags) => {
     // Loaded on use so that `parley --help` and other commands do not pay for the validator.
     const { validateProject } = await import('../project/validate/index.js');
@@ -31,7 +33,7 @@ export function validateCommand(io: CliIo, name = 'validate'): Command {
     const output =
       flags.format === 'json'
         ? formatDiagnosticsJson(result.diagnostics)
-        : formatDiagnosticsText(result.diagnostics);
+        : formatDiagnosticsText(result.diagnostics, { quiet: flags.quiet === true });
     io.stdout(output);
     const warned = result.diagnostics.some((item) => item.severity === 'warning');
     io.setExitCode(result.hasErrors || (flags.failOnWarnings === true && warned) ? 1 : 0);

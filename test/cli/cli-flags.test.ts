@@ -184,4 +184,58 @@ describe('CLI habits from Rasa', function () {
       }
     });
   });
+
+  describe('-v, --debug and --quiet on the commands that print a report (data validate, train)', () => {
+    const withNote = () =>
+      project({
+        domain: `
+          version: "3.1"
+          slots:
+            confirmed:
+              type: text
+          responses:
+            utter_ask_confirmed:
+              - text: Sure?
+                buttons:
+                  - title: Yes
+                    payload: "yes"
+        `,
+        flows: 'flows:\n  confirm:\n    description: confirm\n    steps:\n      - collect: confirmed\n',
+        config: 'recipe: default.v1\nlanguage: en\nassistant_id: q\npolicies:\n  - name: TEDPolicy\n',
+      });
+
+    it('validate --quiet lists errors and warnings but not notes, and still counts every one', async () => {
+      const root = withNote();
+      const plain = await runCli(['data', 'validate', '-p', root]);
+      expect(plain.stdout).to.contain('info BUTTON_FREE_FORM_PAYLOAD');
+      const quiet = await runCli(['data', 'validate', '-p', root, '--quiet']);
+      expect(quiet.code).to.equal(0);
+      expect(quiet.stdout).not.to.contain('BUTTON_FREE_FORM_PAYLOAD');
+      expect(quiet.stdout).to.contain('warning CONFIG_COMPONENT_REPLACED');
+      expect(quiet.stdout.trimEnd().split('\n').at(-1)).to.equal('0 errors, 1 warning, 1 info');
+    });
+
+    it('validate and train accept -v, -vv and --debug as Rasa does, printing the full report', async () => {
+      const root = withNote();
+      const plain = await runCli(['data', 'validate', '-p', root]);
+      for (const flag of ['-v', '-vv', '--verbose', '--debug']) {
+        const run = await runCli(['data', 'validate', '-p', root, flag]);
+        expect(run.code, flag).to.equal(0);
+        expect(run.stdout, flag).to.equal(plain.stdout);
+      }
+      const train = await runCli(['train', '-p', root, '-v', '--out', join(root, 'models-v')]);
+      expect(train.code, train.stderr).to.equal(0);
+      expect(train.stderr).to.contain('Trained the NLU pipeline');
+    });
+
+    it('train --quiet prints the warnings and the saved model, no notes and no timing', async () => {
+      const root = withNote();
+      const run = await runCli(['train', '-p', root, '--quiet']);
+      expect(run.code, run.stderr).to.equal(0);
+      expect(run.stderr).to.contain('CONFIG_COMPONENT_REPLACED');
+      expect(run.stderr).not.to.contain('BUTTON_FREE_FORM_PAYLOAD');
+      expect(run.stderr).not.to.contain('Trained the NLU pipeline');
+      expect(existsSync(savedPath(run.stdout))).to.equal(true);
+    });
+  });
 });

@@ -1,4 +1,4 @@
-import { withBuiltInSlots } from '../../core/domain/built-in-slots.js';
+import { isBuiltInSlot, RESERVED_SLOT, withBuiltInSlots } from '../../core/domain/built-in-slots.js';
 import type { SlotType } from '../../core/domain/types.js';
 import { PyFloat, PyFormatError, PyKeyError, pyFormat } from './python-format.js';
 import type { RenderedString, RenderWarning } from './warnings.js';
@@ -42,9 +42,10 @@ export function formatValues(
   const values: Record<string, unknown> = {};
   const wanted = (name: string): boolean => only === undefined || only.has(name);
   if (wanted('context')) values['context'] = input.context;
-  const slots = withBuiltInSlots(input.slots);
+  // the few names a response uses are looked up; only a request for every slot needs the whole view
+  const slots = only === undefined ? withBuiltInSlots(input.slots) : input.slots;
   for (const name of only ?? Object.keys(slots)) {
-    if (!Object.hasOwn(slots, name)) continue;
+    if (!Object.hasOwn(slots, name) && !(isBuiltInSlot(name) && name !== RESERVED_SLOT)) continue;
     const value = slots[name];
     const isFloat = input.slotTypes?.[name] === 'float' && typeof value === 'number';
     values[name] = isFloat ? new PyFloat(value) : (value ?? null);

@@ -1,4 +1,4 @@
-import { withBuiltInSlots } from '../../core/domain/built-in-slots.js';
+import { slotsFor } from '../../core/domain/built-in-slots.js';
 import type { ResponseCondition, ResponseVariation } from '../../core/domain/types.js';
 import { assertNever } from '../../core/errors.js';
 import {
@@ -73,10 +73,11 @@ export function selectVariation(
  *   reads it as a falsy condition, so the variation is neither conditional nor default.
  */
 export function conditionHolds(condition: ResponseCondition, input: VariationFilterInput): boolean {
-  const document = { slots: withBuiltInSlots(input.slots), context: input.context };
   switch (condition.kind) {
-    case 'predicate':
-      return predicateHolds(condition.condition, document);
+    case 'predicate': {
+      const slots = slotsFor(condition.condition.text, input.slots);
+      return predicateHolds(condition.condition, { slots, context: input.context });
+    }
     case 'slots':
       return (
         condition.slots.length > 0 &&

@@ -39,6 +39,19 @@ export function withBuiltInSlots(
   return slots;
 }
 
+const NAMES_A_BUILT_IN_SLOT = new RegExp(`\\b(?:${[...BUILT_IN_SLOTS].join('|')})\\b`);
+
+/**
+ * The slots a condition or template needs: the view with unset built-in slots as null only when its
+ * text names one. Most texts name none, and the view of a changed slot record is a copy of it.
+ */
+export function slotsFor(
+  text: string,
+  slots: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> {
+  return NAMES_A_BUILT_IN_SLOT.test(text) ? withBuiltInSlots(slots) : slots;
+}
+
 /**
  * Slots of the engine's machinery rather than of the assistant's business: the built-in slots, the
  * value an action returns (`return_value`) and the default patterns' own slots. Rasa leaves them out of

@@ -1,4 +1,4 @@
-import { withBuiltInSlots } from '../domain/built-in-slots.js';
+import { slotsFor } from '../domain/built-in-slots.js';
 import { evaluateCondition, parseCondition } from '../flows/conditions/index.js';
 import type { ParseResult } from '../flows/conditions/index.js';
 import { renderTemplate } from '../flows/template.js';
@@ -15,13 +15,15 @@ export interface ConditionScope {
  * while unset (`slots.language is null`), as its domain always holds them.
  */
 export function conditionHolds(condition: Condition, given: ConditionScope): boolean {
-  const scope = { context: given.context, slots: withBuiltInSlots(given.slots) };
-  if (condition.ast) return evaluateCondition(condition.ast, scope);
+  const { context } = given;
+  if (condition.ast)
+    return evaluateCondition(condition.ast, { context, slots: slotsFor(condition.text, given.slots) });
   if (!condition.isTemplate) return false;
-  const parsed = parseRendered(
-    renderTemplate(condition.text, { context: scope.context, slots: scope.slots }),
-  );
-  return parsed.ok ? evaluateCondition(parsed.ast, scope) : false;
+  const rendered = renderTemplate(condition.text, { context, slots: slotsFor(condition.text, given.slots) });
+  const parsed = parseRendered(rendered);
+  return parsed.ok
+    ? evaluateCondition(parsed.ast, { context, slots: slotsFor(rendered, given.slots) })
+    : false;
 }
 
 // Rendered template conditions repeat (`slots.amount is not null` for every collect of `amount`), so

@@ -4,7 +4,16 @@ import prettier from 'eslint-config-prettier';
 import layers from './eslint-rules/layers.js';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'dist-typecheck/**', 'test/fixtures/**'] },
+  {
+    ignores: [
+      'dist/**',
+      'node_modules/**',
+      'dist-typecheck/**',
+      'test/fixtures/**',
+      'reports/**',
+      '.stryker-tmp/**',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

@@ -128,6 +128,32 @@ describe('CorrectSlots command', () => {
     expect(utterances(events)).to.deep.equal(['utter_ask_confirm']);
   });
 
+  it('ignores a correction to the value the slot already has', async () => {
+    const conversation = await atConfirmation();
+    const events = await conversation.send('50', [
+      { command: 'correct slot', corrected_slots: [{ name: 'amount', value: 50 }] },
+    ]);
+    expect(flowsStarted(events)).to.not.include('pattern_correction');
+    expect(slotEvents(events)).to.deep.equal([]);
+    expect(utterances(events)).to.deep.equal(['utter_ask_confirm']);
+  });
+
+  it('has no step to go back to when the corrected slot is only asked after the current step', async () => {
+    const conversation = await startConversation(assistant);
+    await conversation.send('send money', [{ command: 'start flow', flow: 'transfer_money' }]);
+    const events = await conversation.send('make it 70', [
+      { command: 'correct slot', corrected_slots: [{ name: 'amount', value: 70 }] },
+    ]);
+    expect(correctionContext(events)).to.deep.include({
+      reset_flow_id: null,
+      reset_step_id: null,
+      corrected_slots: { amount: 70 },
+      new_slot_values: [70],
+    });
+    expect(slotEvents(events)).to.deep.equal([{ name: 'amount', value: 70 }]);
+    expect(utterances(events)).to.deep.equal(['utter_corrected_previous_input', 'utter_ask_recipient']);
+  });
+
   it('lets the flow finish with the corrected value', async () => {
     const conversation = await atConfirmation();
     await conversation.send('make it 70', [set('amount', 70)]);

@@ -32,6 +32,17 @@ export interface OtherReadings {
   readonly confidentNonAnswer: boolean;
 }
 
+/** The message and what the answer is read from: the asked slot, its question's buttons, the NLU result. */
+export interface AnswerSource {
+  readonly slot: Slot;
+  readonly text: string;
+  readonly entities: readonly ExtractedEntity[];
+  readonly buttons: readonly Button[];
+  /** the domain intent, for the intent conditions of mappings and for yes/no intents */
+  readonly intent: string | null;
+  readonly engine: EngineContext;
+}
+
 /**
  * The answer a message gives to the slot being asked, or undefined when it means something else. An
  * answer wins over the classifier's lean (out of scope, chitchat, an unrelated intent or flow, a repair
@@ -40,16 +51,9 @@ export interface OtherReadings {
  * reply is short. A free-text slot takes any reply that is not a question and not confidently something
  * else; its value is the reply without the words around it ("it's @barts" → "@barts").
  */
-export function askedSlotAnswer(input: {
-  slot: Slot;
-  text: string;
-  entities: readonly ExtractedEntity[];
-  buttons: readonly Button[];
-  /** the domain intent, for the intent conditions of mappings and for yes/no intents */
-  intent: string | null;
-  engine: EngineContext;
-  others: OtherReadings;
-}): AskedSlotAnswer | undefined {
+export function askedSlotAnswer(
+  input: AnswerSource & { readonly others: OtherReadings },
+): AskedSlotAnswer | undefined {
   const answer = readAnswer(input);
   if (!answer) return undefined;
   const { others } = input;
@@ -66,14 +70,7 @@ export function askedSlotAnswer(input: {
   return answer;
 }
 
-function readAnswer(input: {
-  slot: Slot;
-  text: string;
-  entities: readonly ExtractedEntity[];
-  buttons: readonly Button[];
-  intent: string | null;
-  engine: EngineContext;
-}): AskedSlotAnswer | undefined {
+function readAnswer(input: AnswerSource): AskedSlotAnswer | undefined {
   const { slot, text } = input;
   const read = valueForSlot(slot, text, input.entities);
   if (read?.source === 'entity') return read;

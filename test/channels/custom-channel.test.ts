@@ -7,6 +7,24 @@ import { writeInlineProject } from '../support/inline-project.js';
 
 const EXAMPLE = resolve('examples/custom-channel');
 
+/** A one-flow project with these credentials, served on a free port with a recording logger. */
+async function serveWithCredentials(credentials: string) {
+  const root = writeInlineProject({
+    domain: 'version: "3.1"\nresponses:\n  utter_hi:\n    - text: hi\n',
+    flows: 'flows:\n  hi:\n    description: hi\n    steps:\n      - action: utter_hi\n',
+    credentials,
+  });
+  const logger = recordingLogger();
+  const server = await startServer({
+    location: { project: root },
+    projectRoot: root,
+    port: 0,
+    host: '127.0.0.1',
+    logger,
+  });
+  return { root, logger, server };
+}
+
 describe('custom channels (the plugin API)', function () {
   this.timeout(20_000);
 
@@ -79,21 +97,10 @@ describe('custom channels (the plugin API)', function () {
   });
 
   it('serves the channels it has and skips the ones it does not (rasa:, browser_audio:, a missing module), one warning each', async () => {
-    const root = writeInlineProject({
-      domain: 'version: "3.1"\nresponses:\n  utter_hi:\n    - text: hi\n',
-      flows: 'flows:\n  hi:\n    description: hi\n    steps:\n      - action: utter_hi\n',
-      credentials:
-        'rasa:\n  url: http://localhost:5002/api\nbrowser_audio:\n  server_url: x\naddons.gone.Channel:\nrest:\n',
-    });
-    const logger = recordingLogger();
+    const { root, logger, server } = await serveWithCredentials(
+      'rasa:\n  url: http://localhost:5002/api\nbrowser_audio:\n  server_url: x\naddons.gone.Channel:\nrest:\n',
+    );
     const warnings = logger.warnings;
-    const server = await startServer({
-      location: { project: root },
-      projectRoot: root,
-      port: 0,
-      host: '127.0.0.1',
-      logger,
-    });
     try {
       expect(server.summary).to.include('channels: rest');
       expect(warnings.filter((line) => line.includes('is skipped'))).to.have.length(3);
@@ -123,19 +130,7 @@ describe('custom channels (the plugin API)', function () {
   });
 
   it('says a misspelt channel once at start-up: the validation warning with its hint, the skip only at info', async () => {
-    const root = writeInlineProject({
-      domain: 'version: "3.1"\nresponses:\n  utter_hi:\n    - text: hi\n',
-      flows: 'flows:\n  hi:\n    description: hi\n    steps:\n      - action: utter_hi\n',
-      credentials: 'socketi0:\nrest:\n',
-    });
-    const logger = recordingLogger();
-    const server = await startServer({
-      location: { project: root },
-      projectRoot: root,
-      port: 0,
-      host: '127.0.0.1',
-      logger,
-    });
+    const { logger, server } = await serveWithCredentials('socketi0:\nrest:\n');
     try {
       const about = logger.warnings.filter((line) => line.includes('socketi0'));
       expect(about).to.have.length(1);

@@ -1,7 +1,11 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import type { Assistant } from '../../../src/core/assistant.js';
 import type { Event } from '../../../src/core/events/types.js';
-import { actionNames, inlineAssistant, startConversation } from '../../support/inline-assistant.js';
+import { validateProject } from '../../../src/project/validate/index.js';
+import { actionNames, dedent, inlineAssistant, startConversation } from '../../support/inline-assistant.js';
 import type { Conversation } from '../../support/inline-assistant.js';
 import { MOODBOT_DOMAIN, MOODBOT_FLOWS, MOODBOT_RULES, MOODBOT_STORIES } from './moodbot.js';
 
@@ -145,12 +149,7 @@ describe('NLU-based policies on rules and stories (a session routed away from CA
 });
 
 describe('Reading rules and stories', () => {
-  it('reports a step it cannot read with STORIES_SCHEMA and keeps the rest of the story', async () => {
-    const { validateProject } = await import('../../../src/project/validate/index.js');
-    const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
-    const { dedent } = await import('../../support/inline-assistant.js');
+  it('reports a step it cannot read with STORIES_SCHEMA and keeps the rest of the story', () => {
     const root = mkdtempSync(join(tmpdir(), 'parley-stories-'));
     mkdirSync(join(root, 'data'));
     writeFileSync(join(root, 'config.yml'), 'recipe: default.v1\nassistant_id: stories\n');

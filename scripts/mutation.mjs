@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Runs Stryker (issue 12) on one scope of stryker.config.mjs, or on every scope in turn.
 //
-//   node scripts/mutation.mjs core|edge|all [--mutate <glob>]... [--typecheck] [--static] [--no-incremental]
+//   node scripts/mutation.mjs core|edge|all [--mutate <glob>]... [--concurrency <n>] [--typecheck] [--static]
+//     [--no-incremental]
 //
 // Stryker is started through its API rather than its CLI: the CLI of Stryker 10 refuses Node 20, which the
 // project supports (engines >= 20.19), while the rest of Stryker runs on it. The package's index re-exports
@@ -40,8 +41,10 @@ function parseArgs(argv) {
   let incremental = true;
   let typeCheck = false;
   let ignoreStatic = true;
+  let concurrency;
   for (let i = 0; i < rest.length; i += 1) {
     if (rest[i] === '--mutate' && rest[i + 1] !== undefined) mutate.push(rest[(i += 1)]);
+    else if (rest[i] === '--concurrency' && Number(rest[i + 1]) >= 1) concurrency = Number(rest[(i += 1)]);
     else if (rest[i] === '--no-incremental') incremental = false;
     else if (rest[i] === '--typecheck') typeCheck = true;
     else if (rest[i] === '--static') ignoreStatic = false;
@@ -56,10 +59,11 @@ function parseArgs(argv) {
     incremental,
     typeCheck,
     ignoreStatic,
+    concurrency,
   };
 }
 
-function scopeOptions(name, { mutate, incremental, typeCheck, ignoreStatic }) {
+function scopeOptions(name, { mutate, incremental, typeCheck, ignoreStatic, concurrency }) {
   const scope = scopes[name];
   // Stryker deep-merges these over stryker.config.mjs
   return {
@@ -68,6 +72,7 @@ function scopeOptions(name, { mutate, incremental, typeCheck, ignoreStatic }) {
     mochaOptions: { ...base.mochaOptions, spec: scope.spec },
     incremental,
     ignoreStatic,
+    ...(concurrency ? { concurrency } : {}),
     ...(typeCheck ? { checkers: ['typescript'], tsconfigFile: scope.tsconfig } : {}),
     incrementalFile: `reports/mutation/stryker-incremental-${name}.json`,
     htmlReporter: { fileName: `reports/mutation/${name}.html` },

@@ -18,10 +18,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { postgresDatabase } from './support/postgres.js';
+import { recordResults, setting, targetMet } from './support/results.js';
+import { failures, formatSummary, interleavedRounds } from './support/rounds.js';
 
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
-const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 3);
+const CONNECTIONS = setting('BENCH_CONNECTIONS', 32);
+const DURATION_S = setting('BENCH_DURATION', 10, 3);
+const WARMUP_S = setting('BENCH_WARMUP', 3, 1);
+const ROUNDS = setting('BENCH_ROUNDS', 3, 1);
 const CYCLE = ['/check_balance', '/SetSlots(account_type=savings)'];
 // what each answer must hold: the task state after the turn, and a piece of the bot's text
 const EXPECTED = [
@@ -218,11 +222,8 @@ async function main() {
   const { trainModel } = await import('../dist/cli/train-model.js');
   const { PARLEY_VERSION } = await import('../dist/version.js');
   const folder = mkdtempSync(join(tmpdir(), 'parley-bench-a2a-'));
-  const stores = [
-    ['memory', { type: 'in_memory' }],
-    ['SQLite', { type: 'sql', dialect: 'sqlite', db: 'bench.db' }],
-  ];
-  const rows = [];
+  const postgres = await postgresDatabase('a2a');
+  let rows;
   try {
     // trained once into the temp folder, so that the run leaves models/ alone
     const { project } = loadProject({ project: '.' });
@@ -234,10 +235,7 @@ async function main() {
       }),
       out: folder,
     });
-    const echo = await echoAgent();
-    rows.push(['@a2a-js/sdk echo agent', await measure(echo, 'echo', false)]);
-    await echo.close();
-    for (const [name, config] of stores) {
+    const serve = async (config) => {
       const server = await startServer({
         location: { project: '.' },
         projectRoot: '.',
@@ -247,29 +245,73 @@ async function main() {
         modelPath: model.path,
         trackerStore: createTrackerStore({ config, projectRoot: folder }),
       });
-      rows.push([`parley, ${name} store`, await measure({ baseUrl: server.baseUrl, path: '/' }, name)]);
-      await server.close();
-    }
+      return { baseUrl: server.baseUrl, path: '/', close: () => server.close() };
+    };
+    /** A contender: a fresh server each round, warmed up, measured, closed. */
+    const contender = (name, start, check = true) => ({
+      name,
+      async run(round) {
+        const server = await start(round);
+        try {
+          return await measure(server, `${name}-r${round}`, check);
+        } finally {
+          await server.close();
+        }
+      },
+    });
+    rows = await interleavedRounds(ROUNDS, [
+      contender('@a2a-js/sdk echo agent', echoAgent, false),
+      contender('parley, memory store', () => serve({ type: 'in_memory' })),
+      contender('parley, SQLite store', (round) =>
+        serve({ type: 'sql', dialect: 'sqlite', db: `bench-${round}.db` }),
+      ),
+      ...(postgres ? [contender('parley, PostgreSQL store', () => serve(postgres.config))] : []),
+    ]);
   } finally {
+    await postgres?.drop();
     rmSync(folder, { recursive: true, force: true });
   }
   report(rows);
 }
 
 function report(rows) {
-  const echoRate = rows[0][1].rate;
-  const fmt = (value, width, digits = 0) => value.toFixed(digits).padStart(width);
   console.log(
-    `A2A message/send (JSON-RPC v0.3, blocking) on the bundled assistant (direct payloads, in-process actions): autocannon, ${CONNECTIONS} connections, ${DURATION_S} s after ${WARMUP_S} s of warm-up; 2 turns per context`,
+    `A2A message/send (JSON-RPC v0.3, blocking) on the bundled assistant (direct payloads, in-process actions): autocannon, ${CONNECTIONS} connections, ${DURATION_S} s after ${WARMUP_S} s of warm-up, ${ROUNDS} interleaved round(s); 2 turns per context; median (min–max) over the rounds`,
   );
-  console.log(`${'server'.padEnd(28)}   msgs/s  p50 ms  p99 ms  parley/echo  non-2xx  errors  wrong`);
-  let failed = false;
-  for (const [name, result] of rows) {
+  console.log(
+    `${'server'.padEnd(28)}${'msgs/s'.padStart(20)}${'p50 ms'.padStart(14)}${'p99 ms'.padStart(14)}${'parley/echo'.padStart(24)}`,
+  );
+  for (const row of rows) {
     console.log(
-      `${name.padEnd(28)}${fmt(result.rate, 9)}${fmt(result.p50, 8)}${fmt(result.p99, 8)}${fmt(result.rate / echoRate, 13, 3)}${fmt(result.non2xx, 9)}${fmt(result.errors, 8)}${fmt(result.wrong, 7)}`,
+      `${row.name.padEnd(28)}${formatSummary(row.rate).padStart(20)}${formatSummary(row.p50).padStart(14)}${formatSummary(row.p99).padStart(14)}${(row.ratio ? formatSummary(row.ratio, 3) : '1').padStart(24)}`,
     );
-    if (result.firstWrong) console.log(`  first wrong answer: ${result.firstWrong}`);
-    if (result.non2xx > 0 || result.errors > 0 || result.wrong > 0) failed = true;
+    for (const run of row.runs) {
+      if (run.non2xx + run.errors + run.wrong > 0) console.log(`  ${JSON.stringify(run)}`);
+    }
   }
-  process.exitCode = failed ? 1 : 0;
+  const [echo, ...parley] = rows;
+  const targets = {
+    'parley, memory store': 1,
+    'parley, SQLite store': 0.3,
+    'parley, PostgreSQL store': 0.25,
+  };
+  const measures = [
+    { id: 'a2a.echo', label: 'A2A: @a2a-js/sdk echo agent', unit: 'msgs/s', value: echo.rate },
+    ...parley.map((row) => ({
+      id: `a2a.${row.name.split(' ')[1].toLowerCase()}`,
+      label: `A2A: ${row.name}`,
+      unit: 'msgs/s',
+      value: row.rate,
+      baseline: { label: '@a2a-js/sdk echo agent', value: echo.rate },
+      ratio: row.ratio,
+      target: { of: 'ratio', atLeast: targets[row.name] },
+    })),
+  ];
+  recordResults('a2a', {
+    method: `autocannon in a child process, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per server, ${ROUNDS} interleaved rounds (a fresh server each), blocking message/send, 2-turn contexts of direct payloads`,
+    measures,
+  });
+  const missed = measures.filter((measure) => targetMet(measure) === false);
+  if (missed.length > 0) console.log(`Missed: ${missed.map((measure) => measure.label).join('; ')}`);
+  process.exitCode = failures(rows) > 0 ? 1 : 0;
 }

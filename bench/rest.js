@@ -15,14 +15,16 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
+import { postgresDatabase } from './support/postgres.js';
+import { recordResults, setting, summarise, targetMet } from './support/results.js';
+import { failures, formatSummary, interleavedRounds } from './support/rounds.js';
 
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
-const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 3);
-const LONG_TURNS = Number(process.env.BENCH_LONG_TURNS ?? 1000);
-const LONG_CONVERSATIONS = Number(process.env.BENCH_LONG_CONVERSATIONS ?? 3);
-const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const CONNECTIONS = setting('BENCH_CONNECTIONS', 32);
+const DURATION_S = setting('BENCH_DURATION', 10, 3);
+const WARMUP_S = setting('BENCH_WARMUP', 3, 1);
+const ROUNDS = setting('BENCH_ROUNDS', 3, 1);
+const LONG_TURNS = setting('BENCH_LONG_TURNS', 1000, 200);
+const LONG_CONVERSATIONS = setting('BENCH_LONG_CONVERSATIONS', 3, 1);
 const WINDOW = 20;
 const TURNS_PER_CONVERSATION = 10;
 const WEBHOOK = '/webhooks/rest/webhook';
@@ -105,47 +107,12 @@ function echoServer() {
   });
 }
 
-async function postgresDatabase() {
-  const admin = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await admin.connect();
-  } catch (error) {
-    console.error(`PostgreSQL at ${POSTGRES_URL} is unreachable (${error.message}): its rows are skipped.`);
-    return undefined;
-  }
-  const name = `parley_bench_${process.pid}_${Date.now()}`;
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(POSTGRES_URL);
-  const drop = async () => {
-    const client = new pg.Client({ connectionString: POSTGRES_URL });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.end();
-  };
-  const config = {
-    type: 'sql',
-    dialect: 'postgresql',
-    url: url.hostname,
-    port: Number(url.port || 5432),
-    db: name,
-    username: decodeURIComponent(url.username || 'postgres'),
-    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
-  };
-  return { config, drop };
-}
-
 async function main() {
   const { startServer } = await import('../dist/cli/serve.js');
   const { createTrackerStore } = await import('../dist/stores/factory.js');
   const { SILENT_LOGGER } = await import('../dist/runtime/logger.js');
   const folder = mkdtempSync(join(tmpdir(), 'parley-bench-rest-'));
-  const postgres = await postgresDatabase();
-  const stores = [
-    ['memory', { type: 'in_memory' }],
-    ['SQLite', { type: 'sql', dialect: 'sqlite', db: 'bench.db' }],
-    ...(postgres ? [['PostgreSQL', postgres.config]] : []),
-  ];
+  const postgres = await postgresDatabase('rest');
   const serve = (config) =>
     startServer({
       location: { project: '.' },
@@ -156,17 +123,30 @@ async function main() {
       connector: 'rest',
       trackerStore: createTrackerStore({ config, projectRoot: folder }),
     });
-  const rows = [];
+  /** A contender: a fresh server each round, warmed up, measured, closed. */
+  const contender = (name, start, check = true) => ({
+    name,
+    async run(round) {
+      const server = await start(round);
+      try {
+        return await measure(server.baseUrl, `${name}-r${round}`, check);
+      } finally {
+        await server.close();
+      }
+    },
+  });
+  const contenders = [
+    contender('bare Express echo', echoServer, false),
+    contender('parley, memory store', () => serve({ type: 'in_memory' })),
+    contender('parley, SQLite store', (round) =>
+      serve({ type: 'sql', dialect: 'sqlite', db: `bench-${round}.db` }),
+    ),
+    ...(postgres ? [contender('parley, PostgreSQL store', () => serve(postgres.config))] : []),
+  ];
+  let rows;
   let long;
   try {
-    const echo = await echoServer();
-    rows.push(['bare Express echo', await measure(echo.baseUrl, 'echo', false)]);
-    await echo.close();
-    for (const [name, config] of stores) {
-      const server = await serve(config);
-      rows.push([`parley, ${name} store`, await measure(server.baseUrl, name)]);
-      await server.close();
-    }
+    rows = await interleavedRounds(ROUNDS, contenders);
     if (postgres) {
       const server = await serve(postgres.config);
       long = await longConversations(server.baseUrl);
@@ -179,7 +159,10 @@ async function main() {
   report(rows, long);
 }
 
-/** Several conversations driven one turn at a time to LONG_TURNS turns; medians around 10 and LONG_TURNS. */
+/**
+ * Several conversations driven one turn at a time to LONG_TURNS turns, after a warm-up; per conversation
+ * the median turn time over all its turns, in a window around turn 10 and in one around turn LONG_TURNS.
+ */
 async function longConversations(baseUrl) {
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const turn = async (sender, index) => {
@@ -196,38 +179,77 @@ async function longConversations(baseUrl) {
   };
   // warm-up: connections opened, code compiled, so that turn 10 is not measured cold
   for (let index = 0; index < 200; index += 1) await turn('long-warm-up', index);
-  const early = [];
-  const late = [];
+  const conversations = [];
   for (let conversation = 0; conversation < LONG_CONVERSATIONS; conversation += 1) {
-    for (let index = 0; index < LONG_TURNS + WINDOW / 2; index += 1) {
-      const elapsed = await turn(`long-${conversation}`, index);
-      if (index >= 10 - WINDOW / 2 && index < 10 + WINDOW / 2) early.push(elapsed);
-      if (index >= LONG_TURNS - WINDOW / 2) late.push(elapsed);
-    }
+    const times = [];
+    for (let index = 0; index < LONG_TURNS + WINDOW / 2; index += 1)
+      times.push(await turn(`long-${conversation}`, index));
+    const early = median(times.slice(10 - WINDOW / 2, 10 + WINDOW / 2));
+    const late = median(times.slice(LONG_TURNS - WINDOW / 2));
+    conversations.push({ all: median(times), early, late, ratio: late / early });
   }
-  return { early: median(early), late: median(late) };
+  const of = (key) => summarise(conversations.map((conversation) => conversation[key]));
+  return { all: of('all'), early: of('early'), late: of('late'), ratio: of('ratio') };
 }
 
 function report(rows, long) {
-  const echoRate = rows[0][1].rate;
-  const fmt = (value, width, digits = 0) => value.toFixed(digits).padStart(width);
   console.log(
-    `REST turns on the bundled assistant (direct payloads, in-process actions): autocannon, ${CONNECTIONS} connections, ${DURATION_S} s after ${WARMUP_S} s of warm-up; ${TURNS_PER_CONVERSATION} turns per conversation`,
+    `REST turns on the bundled assistant (direct payloads, in-process actions): autocannon, ${CONNECTIONS} connections, ${DURATION_S} s after ${WARMUP_S} s of warm-up, ${ROUNDS} interleaved round(s); ${TURNS_PER_CONVERSATION} turns per conversation; median (min–max) over the rounds`,
   );
-  console.log(`${'server'.padEnd(28)}  turns/s  p50 ms  p99 ms  parley/echo  non-2xx  errors  wrong`);
-  let failed = false;
-  for (const [name, result] of rows) {
+  console.log(
+    `${'server'.padEnd(28)}${'turns/s'.padStart(20)}${'p50 ms'.padStart(14)}${'p99 ms'.padStart(14)}${'parley/echo'.padStart(24)}`,
+  );
+  for (const row of rows) {
     console.log(
-      `${name.padEnd(28)}${fmt(result.rate, 9)}${fmt(result.p50, 8)}${fmt(result.p99, 8)}${fmt(result.rate / echoRate, 13, 3)}${fmt(result.non2xx, 9)}${fmt(result.errors, 8)}${fmt(result.wrong, 7)}`,
+      `${row.name.padEnd(28)}${formatSummary(row.rate).padStart(20)}${formatSummary(row.p50).padStart(14)}${formatSummary(row.p99).padStart(14)}${(row.ratio ? formatSummary(row.ratio, 3) : '1').padStart(24)}`,
     );
-    if (result.non2xx > 0 || result.errors > 0 || result.wrong > 0) failed = true;
+    for (const run of row.runs)
+      if (run.non2xx + run.errors + run.wrong > 0) console.log(`  ${JSON.stringify(run)}`);
   }
+  const [echo, ...parley] = rows;
+  const targets = {
+    'parley, memory store': 0.5,
+    'parley, SQLite store': 0.3,
+    'parley, PostgreSQL store': 0.25,
+  };
+  const measures = [
+    { id: 'rest.echo', label: 'REST: bare Express echo', unit: 'turns/s', value: echo.rate },
+    ...parley.map((row) => ({
+      id: `rest.${row.name.split(' ')[1].toLowerCase()}`,
+      label: `REST: ${row.name}`,
+      unit: 'turns/s',
+      value: row.rate,
+      baseline: { label: 'bare Express echo', value: echo.rate },
+      ratio: row.ratio,
+      target: { of: 'ratio', atLeast: targets[row.name] },
+    })),
+  ];
   if (long) {
-    const ratio = long.late / long.early;
     console.log(
-      `PostgreSQL, one turn at a time: median turn around turn 10: ${long.early.toFixed(2)} ms; around turn ${LONG_TURNS}: ${long.late.toFixed(2)} ms; ratio ${ratio.toFixed(2)} (target <= 1.2; ${LONG_CONVERSATIONS} conversations)`,
+      `PostgreSQL, one turn at a time (client side, HTTP included; ${LONG_CONVERSATIONS} conversations of ${LONG_TURNS} turns): median turn ${formatSummary(long.all, 2)} ms; around turn 10 ${formatSummary(long.early, 2)} ms, around turn ${LONG_TURNS} ${formatSummary(long.late, 2)} ms; late/early ${formatSummary(long.ratio, 2)} (targets: ≤ 3 ms, ≤ 1.2)`,
     );
-    if (ratio > 1.2) failed = true;
+    measures.push(
+      {
+        id: 'rest.postgresql.one-at-a-time',
+        label: 'REST: one PostgreSQL turn at a time, median',
+        unit: 'ms',
+        value: long.all,
+        target: { of: 'value', atMost: 3 },
+      },
+      {
+        id: 'rest.postgresql.late-over-early',
+        label: `REST: PostgreSQL turn ${LONG_TURNS} ÷ turn 10`,
+        unit: '×',
+        value: long.ratio,
+        target: { of: 'value', atMost: 1.2 },
+      },
+    );
   }
-  process.exitCode = failed ? 1 : 0;
+  recordResults('rest', {
+    method: `autocannon in a child process, ${CONNECTIONS} connections, ${WARMUP_S} s warm-up + ${DURATION_S} s per server, ${ROUNDS} interleaved rounds (a fresh server each), 10-turn conversations of direct payloads`,
+    measures,
+  });
+  const missed = measures.filter((measure) => targetMet(measure) === false);
+  if (missed.length > 0) console.log(`Missed: ${missed.map((measure) => measure.label).join('; ')}`);
+  process.exitCode = failures(rows) > 0 ? 1 : 0;
 }

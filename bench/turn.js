@@ -4,9 +4,11 @@
 // engine is measured.
 import { composeAgent } from '../dist/cli/compose.js';
 import { loadProject } from '../dist/project/load-project.js';
+import { recordResults, setting, summarise, targetMet } from './support/results.js';
 
-const CONVERSATIONS = Number(process.env.BENCH_CONVERSATIONS ?? 1000);
-const LONG_TURNS = Number(process.env.BENCH_LONG_TURNS ?? 1000);
+const CONVERSATIONS = setting('BENCH_CONVERSATIONS', 1000, 300);
+const LONG_TURNS = setting('BENCH_LONG_TURNS', 1000, 300);
+const IDLE_CONVERSATIONS = setting('BENCH_IDLE_CONVERSATIONS', 1000, 300);
 const WINDOW = 20;
 
 const { project, diagnostics } = loadProject({ project: '.' });
@@ -40,7 +42,7 @@ for (let index = 0; index < 200; index += 1) await turn('warmup', index);
 
 // Throughput: ROUNDS rounds of CONVERSATIONS fresh conversations (10 turns each); the best and the
 // median round are reported, since other work on a shared machine only ever slows a round down.
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUNDS = setting('BENCH_ROUNDS', 3);
 const rates = [];
 let turns = 0;
 for (let round = 0; round < ROUNDS; round += 1) {
@@ -52,10 +54,11 @@ for (let round = 0; round < ROUNDS; round += 1) {
   rates.push(turns / (Number(process.hrtime.bigint() - started) / 1e9));
 }
 rates.sort((a, b) => b - a);
+const rate = summarise(rates);
 
 // Late against early turns: several long conversations, and the median turn time in a window around
 // turn 10 and around turn LONG_TURNS (medians resist GC pauses and a noisy shared machine).
-const LONG_CONVERSATIONS = Number(process.env.BENCH_LONG_CONVERSATIONS ?? 5);
+const LONG_CONVERSATIONS = setting('BENCH_LONG_CONVERSATIONS', 5, 2);
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const early = [];
 const late = [];
@@ -68,12 +71,66 @@ for (let conversation = 0; conversation < LONG_CONVERSATIONS; conversation += 1)
 }
 const earlyMedian = median(early);
 const lateMedian = median(late);
+
+// Memory: the heap a finished ten-turn conversation keeps in the memory store (tracker events, snapshot),
+// from the difference of two collected heaps around IDLE_CONVERSATIONS new conversations. Needs
+// --expose-gc (bench/all.js passes it); without it this figure is left out.
+let heapPerConversation;
+if (typeof globalThis.gc === 'function') {
+  globalThis.gc();
+  const before = process.memoryUsage().heapUsed;
+  for (let conversation = 0; conversation < IDLE_CONVERSATIONS; conversation += 1) {
+    for (let index = 0; index < 10; index += 1) await turn(`idle${conversation}`, index);
+  }
+  globalThis.gc();
+  heapPerConversation = (process.memoryUsage().heapUsed - before) / IDLE_CONVERSATIONS;
+}
 const memory = process.memoryUsage();
 
 console.log(
-  `turns/s (one core, ${ROUNDS} rounds of ${turns} turns over ${CONVERSATIONS} new conversations): best ${rates[0].toFixed(0)}, median ${rates[Math.floor(rates.length / 2)].toFixed(0)}`,
+  `turns/s (one core, ${ROUNDS} rounds of ${turns} turns over ${CONVERSATIONS} new conversations): best ${rates[0].toFixed(0)}, median ${rate.median.toFixed(0)}, worst ${rate.min.toFixed(0)}`,
 );
 console.log(
   `median turn time around turn 10: ${earlyMedian.toFixed(3)} ms; around turn ${LONG_TURNS}: ${lateMedian.toFixed(3)} ms; ratio ${(lateMedian / earlyMedian).toFixed(2)} (${LONG_CONVERSATIONS} conversations)`,
 );
+console.log(
+  heapPerConversation === undefined
+    ? 'heap per idle ten-turn conversation: run with node --expose-gc to measure it'
+    : `heap per idle ten-turn conversation (memory store, ${IDLE_CONVERSATIONS} conversations): ${(heapPerConversation / 1024).toFixed(1)} KB`,
+);
 console.log(`heap used: ${(memory.heapUsed / 1e6).toFixed(1)} MB`);
+
+const one = (value) => ({ median: value, min: value, max: value, runs: 1 });
+const measures = [
+  {
+    id: 'turn.rate',
+    label: 'engine turns/s in process (median round)',
+    unit: 'turns/s',
+    value: rate,
+    target: { of: 'value', atLeast: 5000 },
+  },
+  {
+    id: 'turn.late-over-early',
+    label: `engine: turn ${LONG_TURNS} ÷ turn 10`,
+    unit: '×',
+    value: one(lateMedian / earlyMedian),
+    target: { of: 'value', atMost: 1.2 },
+  },
+  ...(heapPerConversation === undefined
+    ? []
+    : [
+        {
+          id: 'turn.heap-per-conversation',
+          label: 'memory store: heap per idle ten-turn conversation',
+          unit: 'KB',
+          value: one(heapPerConversation / 1024),
+          target: { of: 'value', atMost: 20 },
+        },
+      ]),
+];
+recordResults('turn', {
+  method: `in process, memory stores, direct payloads, stub custom action; ${ROUNDS} rounds of ${CONVERSATIONS} ten-turn conversations after a 200-turn warm-up; ${LONG_CONVERSATIONS} conversations of ${LONG_TURNS} turns for the late/early ratio`,
+  measures,
+});
+const missed = measures.filter((measure) => targetMet(measure) === false);
+if (missed.length > 0) console.log(`Missed: ${missed.map((measure) => measure.label).join('; ')}`);

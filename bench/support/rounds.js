@@ -1,0 +1,42 @@
+// Interleaved rounds: every contender (a baseline first, then the servers compared with it) runs once per
+// round, in the same order, so that each ratio compares runs made side by side. A shared machine's other
+// work then slows a baseline and its contenders alike instead of skewing one row.
+import { summarise } from './results.js';
+
+/**
+ * contenders: [{ name, run(round) => Promise<{ rate, ... }> }], the first being the baseline.
+ * Returns per contender its runs, the rate's median/min/max, and (after the first) the rate over the
+ * baseline's rate of the same round.
+ */
+export async function interleavedRounds(rounds, contenders) {
+  const runs = new Map(contenders.map((contender) => [contender.name, []]));
+  for (let round = 0; round < rounds; round += 1) {
+    for (const contender of contenders) runs.get(contender.name).push(await contender.run(round));
+  }
+  const baseline = runs.get(contenders[0].name);
+  return contenders.map(({ name }, index) => {
+    const own = runs.get(name);
+    return {
+      name,
+      runs: own,
+      rate: summarise(own.map((run) => run.rate)),
+      p50: summarise(own.map((run) => run.p50)),
+      p99: summarise(own.map((run) => run.p99)),
+      ...(index > 0 ? { ratio: summarise(own.map((run, round) => run.rate / baseline[round].rate)) } : {}),
+    };
+  });
+}
+
+/** "median (min–max)" with the given decimals; the range is left out for a single run. */
+export function formatSummary(summary, digits = 0) {
+  if (!summary) return '-';
+  const fixed = (value) => value.toFixed(digits);
+  return summary.runs > 1
+    ? `${fixed(summary.median)} (${fixed(summary.min)}–${fixed(summary.max)})`
+    : fixed(summary.median);
+}
+
+/** Sum of the failure counters of every run of every contender (non-2xx, errors, wrong answers). */
+export function failures(rows) {
+  return rows.flatMap((row) => row.runs).reduce((sum, run) => sum + run.non2xx + run.errors + run.wrong, 0);
+}

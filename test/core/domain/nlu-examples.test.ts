@@ -9,7 +9,7 @@ import { EMPTY_NLU_DATA } from '../../../src/core/domain/nlu-data.js';
 describe('NLU training examples (Rasa nlu: blocks)', () => {
   describe('the examples of a block', () => {
     it('reads the "- " lines of a block string, trimmed, and skips every other line', () => {
-      const block = '- hello there \n  - hi\n\nnot an example\n-missing space\n-   \n- bye';
+      const block = '- hello there \n  - hi\n\nnot an example\n-missing space\n-   \n-   bye';
       expect(exampleLines(block)).to.deep.equal(['hello there', 'hi', 'bye']);
     });
 
@@ -75,7 +75,7 @@ describe('NLU training examples (Rasa nlu: blocks)', () => {
     });
 
     it('takes the text as the value of a JSON annotation without a string value, and no role or group', () => {
-      const example = parseAnnotatedExample('[two]{"entity": "count", "value": 2, "role": 3, "group": null}');
+      const example = parseAnnotatedExample('[two]{"entity": "count", "value": 2, "role": 3, "group": 7}');
       expect(example.entities).to.deep.equal([{ start: 0, end: 3, entity: 'count', value: 'two' }]);
       expect(example.entities[0]).not.to.have.any.keys('role', 'group');
     });

@@ -126,6 +126,9 @@ describe('slot value coercion (Rasa: applied to SetSlot values and by action_run
       expect(coerce('categorical', false, ['True', 'False'])).to.deep.equal({ ok: true, value: 'False' });
       expect(coerce('categorical', false, ['true', 'false'])).to.deep.equal({ ok: true, value: 'false' });
       expect(coerce('categorical', true, ['no', 'maybe'])).to.deep.equal({ ok: false, value: true });
+      // str(True) in Python: an exact match before any other casing
+      expect(coerce('categorical', true, ['true', 'True'])).to.deep.equal({ ok: true, value: 'True' });
+      expect(coerce('categorical', false, ['false', 'False'])).to.deep.equal({ ok: true, value: 'False' });
     });
   });
 });

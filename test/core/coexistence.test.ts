@@ -119,6 +119,14 @@ describe("the coexistence routers' entries in config.yml", () => {
       });
     });
 
+    it('reads an entry left empty in YAML (null) as missing its lists', () => {
+      const result = intentEntries({ calm_entry: null, nlu_entry: { sticky: [], non_sticky: [] } });
+      expect(result).to.deep.equal({
+        ok: false,
+        problems: ['IntentBasedRouter needs calm_entry.sticky: a list of intents (it may be empty).'],
+      });
+    });
+
     it('reports only the list that is missing', () => {
       const result = intentEntries({ calm_entry: { sticky: [] }, nlu_entry: { sticky: [] } });
       expect(result).to.deep.equal({
@@ -166,6 +174,17 @@ describe("the coexistence routers' entries in config.yml", () => {
           ok: false,
           problems: ['LLMBasedRouter needs calm_entry.sticky: a description of what the CALM part handles.'],
         });
+    });
+
+    it('gives an nlu_entry left empty in YAML (null) the default descriptions', () => {
+      expect(llmEntries({ calm_entry: { sticky: 'flights' }, nlu_entry: null })).to.deep.equal({
+        ok: true,
+        entries: {
+          calmSticky: 'flights',
+          nluSticky: 'handles everything else',
+          nluNonSticky: 'handles chitchat',
+        },
+      });
     });
 
     it('falls back to the defaults for descriptions that are not text', () => {

@@ -89,7 +89,8 @@ describe('reading the EnterpriseSearchPolicy settings leniently', () => {
 
   it('takes a blank or non-text store type and source for the defaults', () => {
     for (const vector_store of [
-      { type: '  ', source: '' },
+      { type: '  ', source: '  ' },
+      { type: '', source: '' },
       { type: 3, source: ['docs'] },
       'faiss',
       ['x'],

@@ -3,6 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { main } from '../../src/cli/main.js';
 
+// The CLI imports a command's modules with import() when the command runs (`parley data validate`
+// loads src/project/validate). Mocha loads the test files through require, so that import evaluates a
+// second copy of those modules, as ES modules. Loading the copy here, before the first test, keeps its
+// load-time code out of any one test's coverage: Stryker would credit all of it to whichever test first
+// runs the command, and score the module-level constants of src/core as that test's survivors.
+before(async () => {
+  await import('../../src/project/validate/index.js');
+});
+
 export interface CliRun {
   readonly code: number;
   readonly stdout: string;

@@ -54,12 +54,13 @@ function parseSetSlots(text: string): DirectPayload {
   return { kind: 'set_slots', slots };
 }
 
+/** INTENT hands over `{...}`, which JSON reads as an object or not at all. */
 function parseEntities(json: string): { entity: string; value: unknown }[] | undefined {
+  let parsed: Record<string, unknown>;
   try {
-    const parsed: unknown = JSON.parse(json);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return undefined;
-    return Object.entries(parsed).map(([entity, value]) => ({ entity, value }));
+    parsed = JSON.parse(json) as Record<string, unknown>;
   } catch {
     return undefined;
   }
+  return Object.entries(parsed).map(([entity, value]) => ({ entity, value }));
 }

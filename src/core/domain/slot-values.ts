@@ -38,14 +38,15 @@ function coerceBool(value: unknown): Coercion {
 function coerceFloat(value: unknown): Coercion {
   if (typeof value === 'number') return { ok: true, value };
   if (typeof value === 'boolean') return { ok: true, value: value ? 1 : 0 };
-  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value.trim()))) {
-    return { ok: true, value: Number(value.trim()) };
+  // Number() ignores surrounding white space, as Python's float() does, but reads blank text as 0
+  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) {
+    return { ok: true, value: Number(value) };
   }
   return { ok: false, value };
 }
 
 function coerceCategorical(values: readonly string[], value: unknown): Coercion {
-  const text = typeof value === 'string' ? value : pythonStr(value);
+  const text = pythonStr(value);
   if (values.includes(text)) return { ok: true, value: text };
   const lower = text.toLowerCase();
   const match = values.find((candidate) => candidate.toLowerCase() === lower);

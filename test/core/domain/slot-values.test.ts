@@ -1,0 +1,134 @@
+import { expect } from 'chai';
+import { coerceSlotValue } from '../../../src/core/domain/slot-values.js';
+import type { SlotType } from '../../../src/core/domain/types.js';
+
+function coerce(type: SlotType, value: unknown, values: readonly string[] = []) {
+  return coerceSlotValue({ type, values }, value);
+}
+
+describe('slot value coercion (Rasa: applied to SetSlot values and by action_run_slot_rejections)', () => {
+  it('reads null and undefined as an unset slot of any type', () => {
+    for (const type of ['text', 'bool', 'float', 'categorical', 'any', 'list'] as const) {
+      expect(coerce(type, null, ['a']), type).to.deep.equal({ ok: true, value: null });
+      expect(coerce(type, undefined, ['a']), type).to.deep.equal({ ok: true, value: null });
+    }
+  });
+
+  it('stores anything as it is in text and any slots', () => {
+    const object = { nested: [1] };
+    for (const type of ['text', 'any'] as const) {
+      expect(coerce(type, 'Berlin')).to.deep.equal({ ok: true, value: 'Berlin' });
+      expect(coerce(type, 42)).to.deep.equal({ ok: true, value: 42 });
+      expect(coerce(type, '')).to.deep.equal({ ok: true, value: '' });
+      expect(coerce(type, object).value).to.equal(object);
+    }
+  });
+
+  it('wraps a single value of a list slot in a list and keeps a list as it is', () => {
+    const list = ['a', 'b'];
+    expect(coerce('list', 'a')).to.deep.equal({ ok: true, value: ['a'] });
+    expect(coerce('list', list).value).to.equal(list);
+  });
+
+  describe('bool slots', () => {
+    it('keeps true and false', () => {
+      expect(coerce('bool', true)).to.deep.equal({ ok: true, value: true });
+      expect(coerce('bool', false)).to.deep.equal({ ok: true, value: false });
+    });
+
+    it('reads a number as true only when it equals 1', () => {
+      expect(coerce('bool', 1)).to.deep.equal({ ok: true, value: true });
+      expect(coerce('bool', 1.0)).to.deep.equal({ ok: true, value: true });
+      expect(coerce('bool', 0)).to.deep.equal({ ok: true, value: false });
+      expect(coerce('bool', 2)).to.deep.equal({ ok: true, value: false });
+    });
+
+    it('reads a numeric string as true only when it equals 1', () => {
+      expect(coerce('bool', '1')).to.deep.equal({ ok: true, value: true });
+      expect(coerce('bool', ' 1 ')).to.deep.equal({ ok: true, value: true });
+      expect(coerce('bool', '0')).to.deep.equal({ ok: true, value: false });
+      expect(coerce('bool', '7')).to.deep.equal({ ok: true, value: false });
+    });
+
+    it('reads true/yes and false/no, trimmed and in any case', () => {
+      for (const text of ['true', 'True', ' YES ', 'yes'])
+        expect(coerce('bool', text), text).to.deep.equal({ ok: true, value: true });
+      for (const text of ['false', 'FALSE', ' No ', 'no'])
+        expect(coerce('bool', text), text).to.deep.equal({ ok: true, value: false });
+    });
+
+    it('refuses other text, the empty string and non-scalar values, keeping the value unchanged', () => {
+      for (const value of ['maybe', 'yess', '', '   ', 'truefalse']) {
+        expect(coerce('bool', value), JSON.stringify(value)).to.deep.equal({ ok: false, value });
+      }
+      const object = { answer: true };
+      const list = [true];
+      expect(coerce('bool', object)).to.deep.equal({ ok: false, value: object });
+      expect(coerce('bool', object).value).to.equal(object);
+      expect(coerce('bool', list)).to.deep.equal({ ok: false, value: list });
+    });
+  });
+
+  describe('float slots', () => {
+    it('keeps numbers', () => {
+      expect(coerce('float', 2.5)).to.deep.equal({ ok: true, value: 2.5 });
+      expect(coerce('float', 0)).to.deep.equal({ ok: true, value: 0 });
+    });
+
+    it('reads booleans as 1 and 0, as Python float() does', () => {
+      expect(coerce('float', true)).to.deep.equal({ ok: true, value: 1 });
+      expect(coerce('float', false)).to.deep.equal({ ok: true, value: 0 });
+    });
+
+    it('reads numeric text, trimmed', () => {
+      expect(coerce('float', '3')).to.deep.equal({ ok: true, value: 3 });
+      expect(coerce('float', ' 2.75 ')).to.deep.equal({ ok: true, value: 2.75 });
+      expect(coerce('float', '-1e3')).to.deep.equal({ ok: true, value: -1000 });
+    });
+
+    it('refuses other text, blank text, infinities and non-scalar values, keeping the value unchanged', () => {
+      for (const value of ['abc', '', '  ', '12 apples', 'Infinity']) {
+        expect(coerce('float', value), JSON.stringify(value)).to.deep.equal({ ok: false, value });
+      }
+      const object = { amount: 3 };
+      expect(coerce('float', object)).to.deep.equal({ ok: false, value: object });
+      expect(coerce('float', [3])).to.deep.equal({ ok: false, value: [3] });
+    });
+  });
+
+  describe('categorical slots', () => {
+    const sizes = ['small', 'Medium', 'LARGE'];
+
+    it('keeps a declared value', () => {
+      expect(coerce('categorical', 'small', sizes)).to.deep.equal({ ok: true, value: 'small' });
+      expect(coerce('categorical', 'Medium', sizes)).to.deep.equal({ ok: true, value: 'Medium' });
+    });
+
+    it('matches a value in another case and stores the casing the domain declares', () => {
+      expect(coerce('categorical', 'SMALL', sizes)).to.deep.equal({ ok: true, value: 'small' });
+      expect(coerce('categorical', 'medium', sizes)).to.deep.equal({ ok: true, value: 'Medium' });
+      expect(coerce('categorical', 'Large', sizes)).to.deep.equal({ ok: true, value: 'LARGE' });
+    });
+
+    it('prefers the exact value when two declared values differ only in case', () => {
+      expect(coerce('categorical', 'Yes', ['yes', 'Yes'])).to.deep.equal({ ok: true, value: 'Yes' });
+    });
+
+    it('refuses an undeclared value, keeping the value unchanged', () => {
+      expect(coerce('categorical', 'huge', sizes)).to.deep.equal({ ok: false, value: 'huge' });
+      expect(coerce('categorical', 7, sizes)).to.deep.equal({ ok: false, value: 7 });
+      expect(coerce('categorical', ' small', sizes)).to.deep.equal({ ok: false, value: ' small' });
+    });
+
+    it('compares a number or a boolean as Python prints it, storing the declared string', () => {
+      expect(coerce('categorical', 2, ['1', '2'])).to.deep.equal({ ok: true, value: '2' });
+      expect(coerce('categorical', true, ['True', 'False'])).to.deep.equal({ ok: true, value: 'True' });
+      expect(coerce('categorical', false, ['True', 'False'])).to.deep.equal({ ok: true, value: 'False' });
+      expect(coerce('categorical', false, ['true', 'false'])).to.deep.equal({ ok: true, value: 'false' });
+      expect(coerce('categorical', true, ['no', 'maybe'])).to.deep.equal({ ok: false, value: true });
+      // str(True) in Python: an exact match before any other casing
+      expect(coerce('categorical', true, ['true', 'True'])).to.deep.equal({ ok: true, value: 'True' });
+      expect(coerce('categorical', false, ['false', 'False'])).to.deep.equal({ ok: true, value: 'False' });
+    });
+  });
+});

@@ -135,14 +135,14 @@ describe('command cleanup of SetSlot: who may fill a slot', () => {
 });
 
 describe('command cleanup of SetSlot: answers and corrections', () => {
-  it('takes a new value for the slot being asked as an answer, even when it was filled before', async () => {
+  it('takes the answer to an ask_before_filling question about a filled slot as an answer, not a correction', async () => {
     const conversation = await startConversation(assistant);
     await conversation.send('send 20 to Ann', [
       { command: 'start flow', flow: 'confirm_transfer' },
       set('recipient', 'Ann'),
       set('amount', 20),
     ]);
-    // recipient asks before filling, so it is asked although it holds Ann
+    // recipient asks before filling: it is asked although it held Ann, and emptied meanwhile
     const events = await conversation.send('Bob', [set('recipient', 'Bob')]);
     expect(flowsStarted(events)).to.not.include('pattern_correction');
     expect(slotEvents(events)).to.deep.equal([{ name: 'recipient', value: 'Bob' }]);

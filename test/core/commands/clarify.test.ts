@@ -3,6 +3,7 @@ import type { Command } from '../../../src/core/commands/types.js';
 import type { Event } from '../../../src/core/events/types.js';
 import {
   actionNames,
+  flowEvents,
   flowsStarted,
   inlineAssistant,
   startConversation,
@@ -78,5 +79,47 @@ describe('Clarify command', () => {
     ]);
     expect(flowsStarted(events)).to.not.include('pattern_clarification');
     expect(utterances(events)[0]).to.equal('utter_balance');
+  });
+
+  it('ends the "anything else?" of pattern_completed (Rasa 3.16) instead of asking it again after the options', async () => {
+    const asking = inlineAssistant({
+      domain: `
+        responses:
+          utter_balance:
+            - text: You have 10 euros.
+          utter_hello:
+            - text: Hello!
+      `,
+      flows: `
+        flows:
+          check_balance:
+            name: Check your balance
+            description: Tell the account balance.
+            steps:
+              - action: utter_balance
+          greet:
+            description: Say hello.
+            steps:
+              - action: utter_hello
+      `,
+      config: `
+        recipe: default.v1
+        language: en
+        assistant_id: inline-test
+        parley:
+          rasa_version: "3.16"
+      `,
+    });
+    const conversation = await startConversation(asking);
+    const first = await conversation.send('hi', [{ command: 'start flow', flow: 'greet' }]);
+    expect(utterances(first)).to.deep.equal(['utter_hello', 'utter_ask_continue_conversation']);
+    const events = await conversation.send('money?', [clarify('check_balance', 'greet')]);
+    expect(flowEvents(events).slice(0, 3)).to.deep.equal([
+      'flow_completed pattern_collect_information',
+      'flow_completed pattern_completed',
+      'flow_started pattern_clarification',
+    ]);
+    expect(utterances(events)).to.deep.equal(['utter_clarification_options_rasa']);
+    expect(await conversation.stack()).to.deep.equal([]);
   });
 });

@@ -149,6 +149,16 @@ describe('command cleanup of SetSlot: answers and corrections', () => {
     expect(utterances(events)).to.deep.equal(['utter_ask_confirm']);
   });
 
+  it('takes a value for the slot being asked as the answer, even when the slot was set meanwhile', async () => {
+    const conversation = await inTransfer();
+    // e.g. through the HTTP API while the question is pending
+    await conversation.append([{ event: 'slot', name: 'recipient', value: 'Ann' }]);
+    const events = await conversation.send('Bob', [set('recipient', 'Bob')]);
+    expect(flowsStarted(events)).to.not.include('pattern_correction');
+    expect(slotEvents(events)[0]).to.deep.equal({ name: 'recipient', value: 'Bob' });
+    expect((await conversation.slots())['recipient']).to.equal('Bob');
+  });
+
   it('counts a SetSlot repeating the value a slot holds as nothing, so a CannotHandle with it is answered', async () => {
     const conversation = await inTransfer();
     await conversation.send('Ann', [set('recipient', 'Ann')]);

@@ -52,6 +52,27 @@ describe('Clarify command', () => {
     expect(utterances(events)).to.deep.equal(['utter_clarification_options_rasa']);
   });
 
+  it('offers the options in the order of their flow ids, as Rasa sorts them, each once', async () => {
+    const conversation = await startConversation(assistant);
+    const events = await conversation.send('money', [
+      clarify('transfer_money', 'check_balance', 'transfer_money'),
+    ]);
+    expect(clarificationContext(events)).to.deep.include({
+      names: ['Check your balance', 'transfer money'],
+      clarification_ids: ['check_balance', 'transfer_money'],
+    });
+  });
+
+  it('inside a flow, leaves its question pending: nothing ends, and it is asked again after the options', async () => {
+    const conversation = await startConversation(assistant);
+    await conversation.send('send money', [{ command: 'start flow', flow: 'transfer_money' }]);
+    const events = await conversation.send('money?', [clarify('transfer_money', 'check_balance')]);
+    expect(
+      events.filter((event) => event.event === 'flow_completed').map((event) => event.flow_id),
+    ).to.deep.equal(['pattern_clarification']);
+    expect(utterances(events)).to.deep.equal(['utter_clarification_options_rasa', 'utter_ask_recipient']);
+  });
+
   it('starts the flow directly when only one valid option is left', async () => {
     const conversation = await startConversation(assistant);
     const events = await conversation.send('money', [clarify('transfer_money', 'no_such_flow')]);

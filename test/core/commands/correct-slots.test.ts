@@ -154,6 +154,45 @@ describe('CorrectSlots command', () => {
     expect(utterances(events)).to.deep.equal(['utter_corrected_previous_input', 'utter_ask_recipient']);
   });
 
+  it('has no step to go back to for a slot asked after the current question, further into the flow too', async () => {
+    const threeQuestions = inlineAssistant({
+      domain: `
+        slots:
+          recipient:
+            type: text
+          amount:
+            type: float
+          confirm:
+            type: bool
+        responses:
+          utter_ask_recipient:
+            - text: To whom?
+          utter_ask_amount:
+            - text: How much?
+          utter_ask_confirm:
+            - text: Sure?
+      `,
+      flows: `
+        flows:
+          transfer_money:
+            description: Send money to someone.
+            steps:
+              - collect: recipient
+              - collect: amount
+              - collect: confirm
+      `,
+    });
+    const conversation = await startConversation(threeQuestions);
+    await conversation.send('send money', [{ command: 'start flow', flow: 'transfer_money' }]);
+    await conversation.send('Ann', [set('recipient', 'Ann')]);
+    // waiting for the amount (the second step); confirm is asked only after it
+    const events = await conversation.send('and yes', [
+      { command: 'correct slot', corrected_slots: [{ name: 'confirm', value: true }] },
+    ]);
+    expect(correctionContext(events)).to.deep.include({ reset_flow_id: null, reset_step_id: null });
+    expect(utterances(events)).to.deep.equal(['utter_corrected_previous_input', 'utter_ask_amount']);
+  });
+
   it('lets the flow finish with the corrected value', async () => {
     const conversation = await atConfirmation();
     await conversation.send('make it 70', [set('amount', 70)]);

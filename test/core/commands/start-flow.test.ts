@@ -103,6 +103,27 @@ describe('StartFlow command', () => {
     expect(utterances(events)).to.deep.equal(['utter_ask_recipient']);
   });
 
+  it('resumes a flow waiting below another regular one (both started in one turn) by moving only its frames', async () => {
+    const conversation = await startConversation(assistant);
+    await conversation.send('weather and money', [
+      { command: 'start flow', flow: 'check_weather' },
+      { command: 'start flow', flow: 'transfer_money' },
+    ]);
+    const events = await conversation.send('the weather first', start('check_weather'));
+    expect(flowEvents(events).slice(0, 2)).to.deep.equal([
+      'flow_interrupted transfer_money',
+      'flow_resumed check_weather',
+    ]);
+    expect(utterances(events)).to.deep.equal(['utter_ask_city']);
+    const stack = await conversation.stack();
+    expect(stack.map((frame) => frame.flow_id)).to.deep.equal([
+      'transfer_money',
+      'pattern_collect_information',
+      'check_weather',
+      'pattern_collect_information',
+    ]);
+  });
+
   it('is dropped when the flow is already the active one: no new frame, the question is asked again', async () => {
     const conversation = await startConversation(assistant);
     await conversation.send('send money', start('transfer_money'));

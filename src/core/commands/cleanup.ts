@@ -23,14 +23,13 @@ export function cleanUpCommands(
   const cleaned: Command[] = [];
   const corrections: CorrectedSlot[] = [];
   for (const command of commands) {
-    for (const result of cleanOne(command, state, context, { cleaned, corrections })) cleaned.push(result);
+    for (const result of cleanOne(command, state, context, { corrections })) cleaned.push(result);
   }
   if (corrections.length > 0) cleaned.push({ command: 'correct slot', corrected_slots: corrections });
   return finalise(cleaned);
 }
 
 interface Accumulated {
-  readonly cleaned: readonly Command[];
   readonly corrections: CorrectedSlot[];
 }
 
@@ -61,17 +60,9 @@ function cleanSetSlot(
   if (!slot) return [cannotHandle()];
   // the router's and the generators' routing decision is never a correction, whatever the slot's mappings
   if (command.name === ROUTE_TO_CALM_SLOT) return [command];
-  if (
-    !extractorMaySet(
-      command,
-      slot.mappings.map((mapping) => mapping.type),
-    )
-  ) {
-    const alreadyAccepted = so.cleaned.some(
-      (other) => other.command === 'set slot' && other.name === command.name,
-    );
-    return alreadyAccepted ? [] : [cannotHandle()];
-  }
+  // a slot this extractor may not fill is a CannotHandle, which finalise drops when other commands remain
+  const mappings = slot.mappings.map((mapping) => mapping.type);
+  if (!extractorMaySet(command, mappings)) return [cannotHandle()];
   const current = state.slots[command.name] ?? null;
   if (current === null || activeCollectSlot(state.stack) === command.name) return [command];
   const coerced = coerceSlotValue(slot, command.value);
@@ -121,11 +112,10 @@ function chitchatIsCannotHandle(context: EngineContext): boolean {
 
 function finalise(commands: readonly Command[]): Command[] {
   const clarifies = commands.filter((command) => command.command === 'clarify');
-  let result =
-    clarifies.length > 0 && clarifies.length < commands.length
-      ? commands.filter((c) => c.command !== 'clarify')
-      : [...commands];
-  if (clarifies.length > 0 && clarifies.length === commands.length) result = clarifies.slice(0, 1);
+  let result: Command[] =
+    clarifies.length === commands.length
+      ? clarifies.slice(0, 1)
+      : commands.filter((command) => command.command !== 'clarify');
   result = result.filter(
     (command, index) =>
       !AT_MOST_ONCE.includes(command.command) ||

@@ -21,10 +21,9 @@ export function fillableSlots(
   const asked = findPattern(stack, COLLECT_PATTERN)?.['collect'];
   if (typeof asked === 'string') slots.add(asked);
   const flowIds = new Set<string>(startedFlows);
+  // the active flow's steps include those of the flows it calls, so a called flow on top adds nothing
   const active = topUserFrame(stack);
-  const activeIncludingCalls = topUserFrame(stack, { includeCallFrames: true });
   if (active) flowIds.add(active.flow_id);
-  if (activeIncludingCalls) flowIds.add(activeIncludingCalls.flow_id);
   for (const slot of patternCollectSlots(context)) slots.add(slot);
   for (const flowId of flowIds) {
     const flow = context.flows.get(flowId);

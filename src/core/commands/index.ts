@@ -43,7 +43,7 @@ export function parseCommand(raw: unknown): Command | undefined {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
   const record = raw as Record<string, unknown>;
   const name = record['command'];
-  if (typeof name !== 'string' || !(name in COMMANDS)) return undefined;
+  if (typeof name !== 'string' || !Object.hasOwn(COMMANDS, name)) return undefined;
   return COMMANDS[name as CommandName].parse(record);
 }
 

@@ -7,7 +7,7 @@ export const skipQuestionCommand: CommandDefinition<'skip question'> = {
   name: 'skip question',
   parse: () => ({ command: 'skip question' }),
   apply(_command, scope) {
-    if (topUserFrame(scope.draft.stack, { includeCallFrames: true }))
-      pushPattern(scope, 'pattern_skip_question');
+    // a called flow always has its caller below it, so any active flow shows here
+    if (topUserFrame(scope.draft.stack)) pushPattern(scope, 'pattern_skip_question');
   },
 };

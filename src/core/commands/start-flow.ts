@@ -14,7 +14,6 @@ export const startFlowCommand: CommandDefinition<'start flow'> = {
   apply(command, scope) {
     const { draft, context } = scope;
     if (!context.flows.has(command.flow)) return;
-    scope.startedFlows.add(command.flow);
     let stack = withoutContinueInterrupted(draft.stack);
     const active = topUserFrame(stack, { includeCallFrames: true });
     if (active?.flow_id === command.flow) {

@@ -45,8 +45,8 @@ export interface CommandScope {
   readonly draft: TurnDraft;
   readonly context: EngineContext;
   readonly originalStack: Stack;
-  /** flows started by earlier commands of this turn (their slots may be filled in the same turn) */
-  readonly startedFlows: Set<string>;
+  /** flows the turn's commands start (their slots may be filled in the same turn, before or after the start) */
+  readonly startedFlows: ReadonlySet<string>;
 }
 
 export interface CommandDefinition<N extends CommandName> {

@@ -3,6 +3,7 @@ import type { Command } from '../../../src/core/commands/types.js';
 import type { Event } from '../../../src/core/events/types.js';
 import {
   actionNames,
+  flowEvents,
   flowsStarted,
   inlineAssistant,
   startConversation,
@@ -51,6 +52,27 @@ describe('Clarify command', () => {
     expect(utterances(events)).to.deep.equal(['utter_clarification_options_rasa']);
   });
 
+  it('offers the options in the order of their flow ids, as Rasa sorts them, each once', async () => {
+    const conversation = await startConversation(assistant);
+    const events = await conversation.send('money', [
+      clarify('transfer_money', 'check_balance', 'transfer_money'),
+    ]);
+    expect(clarificationContext(events)).to.deep.include({
+      names: ['Check your balance', 'transfer money'],
+      clarification_ids: ['check_balance', 'transfer_money'],
+    });
+  });
+
+  it('inside a flow, leaves its question pending: nothing ends, and it is asked again after the options', async () => {
+    const conversation = await startConversation(assistant);
+    await conversation.send('send money', [{ command: 'start flow', flow: 'transfer_money' }]);
+    const events = await conversation.send('money?', [clarify('transfer_money', 'check_balance')]);
+    expect(
+      events.filter((event) => event.event === 'flow_completed').map((event) => event.flow_id),
+    ).to.deep.equal(['pattern_clarification']);
+    expect(utterances(events)).to.deep.equal(['utter_clarification_options_rasa', 'utter_ask_recipient']);
+  });
+
   it('starts the flow directly when only one valid option is left', async () => {
     const conversation = await startConversation(assistant);
     const events = await conversation.send('money', [clarify('transfer_money', 'no_such_flow')]);
@@ -78,5 +100,47 @@ describe('Clarify command', () => {
     ]);
     expect(flowsStarted(events)).to.not.include('pattern_clarification');
     expect(utterances(events)[0]).to.equal('utter_balance');
+  });
+
+  it('ends the "anything else?" of pattern_completed (Rasa 3.16) instead of asking it again after the options', async () => {
+    const asking = inlineAssistant({
+      domain: `
+        responses:
+          utter_balance:
+            - text: You have 10 euros.
+          utter_hello:
+            - text: Hello!
+      `,
+      flows: `
+        flows:
+          check_balance:
+            name: Check your balance
+            description: Tell the account balance.
+            steps:
+              - action: utter_balance
+          greet:
+            description: Say hello.
+            steps:
+              - action: utter_hello
+      `,
+      config: `
+        recipe: default.v1
+        language: en
+        assistant_id: inline-test
+        parley:
+          rasa_version: "3.16"
+      `,
+    });
+    const conversation = await startConversation(asking);
+    const first = await conversation.send('hi', [{ command: 'start flow', flow: 'greet' }]);
+    expect(utterances(first)).to.deep.equal(['utter_hello', 'utter_ask_continue_conversation']);
+    const events = await conversation.send('money?', [clarify('check_balance', 'greet')]);
+    expect(flowEvents(events).slice(0, 3)).to.deep.equal([
+      'flow_completed pattern_collect_information',
+      'flow_completed pattern_completed',
+      'flow_started pattern_clarification',
+    ]);
+    expect(utterances(events)).to.deep.equal(['utter_clarification_options_rasa']);
+    expect(await conversation.stack()).to.deep.equal([]);
   });
 });

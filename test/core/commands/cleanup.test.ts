@@ -123,4 +123,69 @@ describe('command cleanup', () => {
       ['transfer_money', 'regular'],
     ]);
   });
+
+  it('drops a StartFlow of the active flow or of an unknown flow, so a CannotHandle with it is answered', async () => {
+    for (const flow of ['transfer_money', 'no_such_flow']) {
+      const conversation = await startConversation(assistant);
+      await conversation.send('send money', [start('transfer_money')]);
+      const events = await conversation.send('money, and what?', [
+        start(flow),
+        cannotHandle('cannot_handle_not_supported'),
+      ]);
+      expect(flowsStarted(events), flow).to.deep.equal(['pattern_cannot_handle']);
+      expect(utterances(events), flow).to.deep.equal(['utter_cannot_handle', 'utter_ask_recipient']);
+    }
+  });
+
+  it('keeps a CancelFlow that follows another command (at most one of each, not only in first place)', async () => {
+    const conversation = await startConversation(assistant);
+    await conversation.send('send money', [start('transfer_money')]);
+    const events = await conversation.send('fees? then stop', [
+      { command: 'knowledge' },
+      { command: 'cancel flow' },
+      { command: 'cancel flow' },
+    ]);
+    expect(flowsStarted(events).slice(0, 2)).to.deep.equal(['pattern_search', 'pattern_cancel_flow']);
+    expect(events.filter((event) => event.event === 'flow_cancelled')).to.have.length(1);
+    expect(utterances(events).slice(0, 2)).to.deep.equal([
+      'utter_no_knowledge_base',
+      'utter_flow_cancelled_rasa',
+    ]);
+  });
+
+  it('offers no pattern as a clarification option: one flow left is started directly', async () => {
+    const conversation = await startConversation(assistant);
+    const events = await conversation.send('money or chat', [
+      { command: 'clarify', options: ['transfer_money', 'pattern_chitchat', 'pattern_search'] },
+    ]);
+    expect(flowsStarted(events)).to.not.include('pattern_clarification');
+    expect(flowsStarted(events)[0]).to.equal('transfer_money');
+    expect(utterances(events)).to.deep.equal(['utter_ask_recipient']);
+  });
+});
+
+describe('command cleanup of ChitChat', () => {
+  it('turns chitchat into cannot handle when any step of pattern_chitchat triggers chitchat, without IntentlessPolicy', async () => {
+    const withIntro = inlineAssistant({
+      domain: `
+        responses:
+          utter_small_talk:
+            - text: Let us chat.
+      `,
+      flows: `
+        flows:
+          pattern_chitchat:
+            description: Small talk.
+            steps:
+              - action: utter_small_talk
+              - action: action_trigger_chitchat
+      `,
+    });
+    const conversation = await startConversation(withIntro);
+    const events = await conversation.send('nice weather', [{ command: 'chitchat' }]);
+    expect(flowsStarted(events)).to.deep.equal(['pattern_cannot_handle']);
+    const started = events.find((event) => event.event === 'flow_started');
+    expect(started?.metadata).to.include({ reason: 'cannot_handle_chitchat' });
+    expect(utterances(events)).to.deep.equal(['utter_cannot_handle']);
+  });
 });

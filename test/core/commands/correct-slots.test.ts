@@ -154,11 +154,154 @@ describe('CorrectSlots command', () => {
     expect(utterances(events)).to.deep.equal(['utter_corrected_previous_input', 'utter_ask_recipient']);
   });
 
+  it('has no step to go back to for a slot asked after the current question, further into the flow too', async () => {
+    const threeQuestions = inlineAssistant({
+      domain: `
+        slots:
+          recipient:
+            type: text
+          amount:
+            type: float
+          confirm:
+            type: bool
+        responses:
+          utter_ask_recipient:
+            - text: To whom?
+          utter_ask_amount:
+            - text: How much?
+          utter_ask_confirm:
+            - text: Sure?
+      `,
+      flows: `
+        flows:
+          transfer_money:
+            description: Send money to someone.
+            steps:
+              - collect: recipient
+              - collect: amount
+              - collect: confirm
+      `,
+    });
+    const conversation = await startConversation(threeQuestions);
+    await conversation.send('send money', [{ command: 'start flow', flow: 'transfer_money' }]);
+    await conversation.send('Ann', [set('recipient', 'Ann')]);
+    // waiting for the amount (the second step); confirm is asked only after it
+    const events = await conversation.send('and yes', [
+      { command: 'correct slot', corrected_slots: [{ name: 'confirm', value: true }] },
+    ]);
+    expect(correctionContext(events)).to.deep.include({ reset_flow_id: null, reset_step_id: null });
+    expect(utterances(events)).to.deep.equal(['utter_corrected_previous_input', 'utter_ask_amount']);
+  });
+
   it('lets the flow finish with the corrected value', async () => {
     const conversation = await atConfirmation();
     await conversation.send('make it 70', [set('amount', 70)]);
     const events = await conversation.send('yes', [set('confirm', true)]);
     expect(utterances(events)[0]).to.equal('utter_sent');
     expect(slotEvents(events)).to.deep.include({ name: 'amount', value: null });
+  });
+
+  it('ignores the whole correction when one of its slots is collected by no flow on the stack', async () => {
+    const conversation = await atConfirmation();
+    const events = await conversation.send('70, in Paris', [
+      {
+        command: 'correct slot',
+        corrected_slots: [
+          { name: 'amount', value: 70 },
+          { name: 'city', value: 'Paris' },
+        ],
+      },
+    ]);
+    expect(flowsStarted(events)).to.not.include('pattern_correction');
+    expect(slotEvents(events)).to.deep.equal([]);
+    expect(await conversation.slots()).to.include({ amount: 50, city: null });
+  });
+
+  it('goes back to the question being asked when it is the one whose answer is corrected', async () => {
+    const reasking = inlineAssistant({
+      domain: `
+        slots:
+          recipient:
+            type: text
+          amount:
+            type: float
+        responses:
+          utter_ask_recipient:
+            - text: To whom?
+          utter_ask_amount:
+            - text: How much?
+      `,
+      flows: `
+        flows:
+          transfer_money:
+            description: Send money to someone.
+            steps:
+              - collect: amount
+              - collect: recipient
+                ask_before_filling: true
+      `,
+    });
+    const conversation = await startConversation(reasking);
+    await conversation.send('20 to Ann', [
+      { command: 'start flow', flow: 'transfer_money' },
+      set('amount', 20),
+      set('recipient', 'Ann'),
+    ]);
+    const events = await conversation.send('Bob', [
+      { command: 'correct slot', corrected_slots: [{ name: 'recipient', value: 'Bob' }] },
+    ]);
+    expect(correctionContext(events)).to.deep.include({
+      is_reset_only: true,
+      reset_flow_id: 'transfer_money',
+      reset_step_id: 'transfer_money_1_collect_recipient',
+    });
+    expect(utterances(events)).to.deep.equal(['utter_ask_recipient']);
+  });
+});
+
+describe('CorrectSlots command inside a called flow', () => {
+  const calling = inlineAssistant({
+    domain: `
+      slots:
+        recipient:
+          type: text
+        iban:
+          type: text
+        amount:
+          type: float
+      responses:
+        utter_ask_recipient:
+          - text: To whom?
+        utter_ask_iban:
+          - text: Which IBAN?
+        utter_ask_amount:
+          - text: How much?
+    `,
+    flows: `
+      flows:
+        transfer_money:
+          description: Send money to someone.
+          steps:
+            - call: ask_payee
+            - collect: amount
+        ask_payee:
+          description: Ask who gets the money and where.
+          steps:
+            - collect: recipient
+            - collect: iban
+    `,
+  });
+
+  it('goes back to the collect step of the called flow that asked for the slot', async () => {
+    const conversation = await startConversation(calling);
+    await conversation.send('send money', [{ command: 'start flow', flow: 'transfer_money' }]);
+    await conversation.send('Ann', [set('recipient', 'Ann')]);
+    const events = await conversation.send('no, to Bob', [set('recipient', 'Bob')]);
+    expect(correctionContext(events)).to.deep.include({
+      reset_flow_id: 'ask_payee',
+      reset_step_id: 'ask_payee_0_collect_recipient',
+    });
+    expect(utterances(events)).to.deep.equal(['utter_corrected_previous_input', 'utter_ask_iban']);
+    expect((await conversation.slots())['recipient']).to.equal('Bob');
   });
 });

@@ -160,4 +160,15 @@ describe('SetSlot command', () => {
     expect(recipient?.metadata).to.include({ filled_by: 'CommandPayloadReader' });
     expect(utterances(events)).to.deep.equal(['utter_ask_account']);
   });
+
+  it('sets a slot once when the same value comes twice in one turn', async () => {
+    const conversation = await startConversation(assistant);
+    await conversation.send('send money', [startTransfer]);
+    const events = await conversation.send('Ann, I said Ann', [
+      set('recipient', 'Ann'),
+      set('recipient', 'Ann'),
+    ]);
+    expect(slotEvents(events)).to.deep.equal([{ name: 'recipient', value: 'Ann' }]);
+    expect(utterances(events)).to.deep.equal(['utter_ask_amount']);
+  });
 });

@@ -103,6 +103,27 @@ describe('StartFlow command', () => {
     expect(utterances(events)).to.deep.equal(['utter_ask_recipient']);
   });
 
+  it('resumes a flow waiting below another regular one (both started in one turn) by moving only its frames', async () => {
+    const conversation = await startConversation(assistant);
+    await conversation.send('weather and money', [
+      { command: 'start flow', flow: 'check_weather' },
+      { command: 'start flow', flow: 'transfer_money' },
+    ]);
+    const events = await conversation.send('the weather first', start('check_weather'));
+    expect(flowEvents(events).slice(0, 2)).to.deep.equal([
+      'flow_interrupted transfer_money',
+      'flow_resumed check_weather',
+    ]);
+    expect(utterances(events)).to.deep.equal(['utter_ask_city']);
+    const stack = await conversation.stack();
+    expect(stack.map((frame) => frame.flow_id)).to.deep.equal([
+      'transfer_money',
+      'pattern_collect_information',
+      'check_weather',
+      'pattern_collect_information',
+    ]);
+  });
+
   it('is dropped when the flow is already the active one: no new frame, the question is asked again', async () => {
     const conversation = await startConversation(assistant);
     await conversation.send('send money', start('transfer_money'));
@@ -131,5 +152,78 @@ describe('StartFlow command', () => {
       'flow_completed pattern_completed',
     ]);
     expect(utterances(events)).to.deep.equal(['utter_hello', 'utter_can_do_something_else']);
+  });
+
+  it('restating the interrupted flow while being asked whether to go back to it resumes it, without interrupting itself', async () => {
+    const conversation = await startConversation(assistant);
+    await conversation.send('send money', start('transfer_money'));
+    await conversation.send('weather?', start('check_weather'));
+    const asked = await conversation.send('Paris', [{ command: 'set slot', name: 'city', value: 'Paris' }]);
+    expect(flowsStarted(asked)).to.include('pattern_continue_interrupted');
+    const events = await conversation.send('back to the money', start('transfer_money'));
+    expect(flowEvents(events)).to.deep.equal([]);
+    expect(utterances(events)).to.deep.equal(['utter_ask_recipient']);
+    const stack = await conversation.stack();
+    expect(stack.map((frame) => frame.flow_id)).to.deep.equal([
+      'transfer_money',
+      'pattern_collect_information',
+    ]);
+  });
+});
+
+describe('StartFlow command resuming a flow that had called another', () => {
+  const calling = inlineAssistant({
+    domain: `
+      slots:
+        recipient:
+          type: text
+        amount:
+          type: float
+        city:
+          type: text
+      responses:
+        utter_ask_recipient:
+          - text: To whom?
+        utter_ask_amount:
+          - text: How much?
+        utter_ask_city:
+          - text: Which city?
+    `,
+    flows: `
+      flows:
+        transfer_money:
+          description: Send money to someone.
+          steps:
+            - call: ask_recipient
+            - collect: amount
+        ask_recipient:
+          description: Ask who gets the money.
+          steps:
+            - collect: recipient
+        check_weather:
+          description: Tell the weather in a city.
+          steps:
+            - collect: city
+    `,
+  });
+
+  it('brings the called flow back with it, up to the interrupting flow', async () => {
+    const conversation = await startConversation(calling);
+    await conversation.send('send money', start('transfer_money'));
+    await conversation.send('weather?', start('check_weather'));
+    const events = await conversation.send('back to the money', start('transfer_money'));
+    expect(flowEvents(events)).to.deep.equal([
+      'flow_interrupted check_weather',
+      'flow_resumed transfer_money',
+    ]);
+    expect(utterances(events)).to.deep.equal(['utter_ask_recipient']);
+    const stack = await conversation.stack();
+    expect(stack.map((frame) => [frame.flow_id, frame.frame_type])).to.deep.equal([
+      ['check_weather', 'regular'],
+      ['pattern_collect_information', undefined],
+      ['transfer_money', 'interrupt'],
+      ['ask_recipient', 'call'],
+      ['pattern_collect_information', undefined],
+    ]);
   });
 });

@@ -1,6 +1,11 @@
 import type { EntityAnnotation, IntentExamples, NamedExamples, NluData } from './nlu-data.js';
 
-const ANNOTATION = /\[(?<text>[^\]]+)\](?:\((?<short>[^)]+)\)|(?<json>\{[^}]*\}))/g;
+/**
+ * Rasa's entities_parser pattern: `(entity)` or `(entity:value)`, where the entity holds no colon and the
+ * value (everything after the first colon) is not empty, or a non-empty `{...}` object. Markup it does
+ * not match, such as `[x](:v)` or `[x](a:)`, stays in the example as written.
+ */
+const ANNOTATION = /\[(?<text>[^\]]+)\](?:\((?<entity>[^:)]+)(?::(?<value>[^)]+))?\)|(?<json>\{[^}]+\}))/g;
 
 /** `examples` is a block string of `- example` lines (Rasa also accepts a list of strings or `{text}`). */
 export function exampleLines(raw: unknown): string[] {
@@ -31,7 +36,7 @@ export function parseAnnotatedExample(line: string): AnnotatedExample {
   for (const match of line.matchAll(ANNOTATION)) {
     const surface = match.groups?.['text'] ?? '';
     text += line.slice(last, match.index);
-    const annotation = annotationOf(surface, match.groups?.['short'], match.groups?.['json']);
+    const annotation = annotationOf(surface, match.groups ?? {});
     if (annotation) entities.push({ start: text.length, end: text.length + surface.length, ...annotation });
     else badAnnotations.push(match[0]);
     text += surface;
@@ -74,11 +79,8 @@ export function nluDataFromDocument(document: unknown): NluData {
   };
 }
 
-function annotationOf(surface: string, short: string | undefined, json: string | undefined) {
-  if (short !== undefined) {
-    const [entity, value] = short.split(':');
-    return entity ? { entity, value: value ?? surface } : undefined;
-  }
+function annotationOf(surface: string, { entity, value, json }: Record<string, string | undefined>) {
+  if (entity !== undefined) return { entity, value: value ?? surface };
   try {
     const parsed: unknown = JSON.parse(json ?? '');
     if (!isRecord(parsed) || typeof parsed['entity'] !== 'string') return undefined;

@@ -103,6 +103,35 @@ describe('NLU training examples (Rasa nlu: blocks)', () => {
       expect(example.entities[0]).not.to.have.any.keys('role', 'group');
     });
 
+    it('reads [text][{...}, {...}] as several entities on one span', () => {
+      const example = parseAnnotatedExample(
+        'fly to [Berlin][{"entity": "city"}, {"entity": "place", "role": "to", "value": "BER"}] now',
+      );
+      expect(example).to.deep.equal({
+        text: 'fly to Berlin now',
+        entities: [
+          { start: 7, end: 13, entity: 'city', value: 'Berlin' },
+          { start: 7, end: 13, entity: 'place', value: 'BER', role: 'to' },
+        ],
+        badAnnotations: [],
+      });
+    });
+
+    it('takes a bracketed word right after [text] as an entity list, even one with no objects, as Rasa does', () => {
+      expect(parseAnnotatedExample('for [two][people] tonight')).to.deep.equal({
+        text: 'for two tonight',
+        entities: [],
+        badAnnotations: [],
+      });
+    });
+
+    it('reports an entity list with an object it cannot read, keeping the text', () => {
+      const example = parseAnnotatedExample('[x][{"entity": "a"}, {"role": "b"}] now');
+      expect(example.text).to.equal('x now');
+      expect(example.entities).to.deep.equal([]);
+      expect(example.badAnnotations).to.deep.equal(['[x][{"entity": "a"}, {"role": "b"}]']);
+    });
+
     it('keeps an annotation it cannot read as plain words and reports it', () => {
       for (const annotation of ['[x]{"role": "a"}', '[x]{not json}', '[x]{"entity": 1}']) {
         const example = parseAnnotatedExample(`say ${annotation} now`);

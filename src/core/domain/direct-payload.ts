@@ -18,7 +18,11 @@ export type DirectPayload =
 /** Rasa reads at most this many slots from one `/SetSlots(...)` payload. */
 export const MAX_SLOTS_PER_PAYLOAD = 10;
 
-const SET_SLOTS = /^\/SetSlots\s*\((?<body>.*)\)\s*$/s;
+/**
+ * One `slot=value` pair as Rasa's CommandPayloadReader finds it, anywhere in the payload: the value
+ * needs at least one character, and neither part holds a comma or a parenthesis.
+ */
+const SLOT_PAIR = /([^(),=]+)=([^(),]+)/g;
 const INTENT = /^\/(?<intent>[^{@\s]+)(?:@(?<confidence>[0-9.]+))?(?<entities>\{.*\})?\s*$/s;
 
 /** Returns undefined when the text is not a direct payload (it is then understood as free text). */
@@ -38,19 +42,19 @@ export function parseDirectPayload(text: string): DirectPayload | undefined {
   return { kind: 'intent', intent, confidence: score, entities: parsedEntities };
 }
 
+/**
+ * Rasa reads only the pairs its pattern finds and skips the rest of the text, so `/SetSlots(a=1, b=)`
+ * sets `a` alone; a payload in which it finds no pair (`/SetSlots(a=)`) sets nothing and is read as text.
+ */
 function parseSetSlots(text: string): DirectPayload {
-  const body = SET_SLOTS.exec(text)?.groups?.['body'];
-  if (body === undefined)
-    return { kind: 'invalid', reason: `'${text}' is not of the form /SetSlots(slot=value, ...)` };
   const slots: { name: string; value: string }[] = [];
-  for (const part of body.split(',')) {
-    if (part.trim() === '') continue;
-    const equals = part.indexOf('=');
-    const name = equals === -1 ? '' : part.slice(0, equals).trim();
-    if (name === '') return { kind: 'invalid', reason: `'${part.trim()}' in '${text}' is not slot=value` };
-    slots.push({ name, value: part.slice(equals + 1).trim() });
+  for (const [pair, name = '', value = ''] of text.matchAll(SLOT_PAIR)) {
+    // Rasa looks a blank name up among the domain's slots, finds none and drops the whole payload
+    if (name.trim() === '') return { kind: 'invalid', reason: `'${pair.trim()}' in '${text}' names no slot` };
+    slots.push({ name: name.trim(), value: value.trim() });
   }
-  if (slots.length === 0) return { kind: 'invalid', reason: `'${text}' sets no slot` };
+  if (slots.length === 0)
+    return { kind: 'invalid', reason: `'${text}' sets no slot: no slot=value pair with a value` };
   return { kind: 'set_slots', slots };
 }
 

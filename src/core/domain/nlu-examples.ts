@@ -1,6 +1,14 @@
 import type { EntityAnnotation, IntentExamples, NamedExamples, NluData } from './nlu-data.js';
 
-const ANNOTATION = /\[(?<text>[^\]]+)\](?:\((?<short>[^)]+)\)|(?<json>\{[^}]*\}))/g;
+/**
+ * Rasa's entities_parser pattern: `(entity)` or `(entity:value)`, where the entity holds no colon and the
+ * value (everything after the first colon) is not empty; a non-empty `{...}` object; or a `[...]` list of
+ * objects, several entities on one span. Markup it does not match, such as `[x](:v)` or `[x](a:)`, stays
+ * in the example as written.
+ */
+const ANNOTATION =
+  /\[(?<text>[^\]]+)\](?:\((?<entity>[^:)]+)(?::(?<value>[^)]+))?\)|(?<json>\{[^}]+\})|\[(?<list>.*?)\])/g;
+const OBJECT_IN_LIST = /\{[^}]+\}/g;
 
 /** `examples` is a block string of `- example` lines (Rasa also accepts a list of strings or `{text}`). */
 export function exampleLines(raw: unknown): string[] {
@@ -22,7 +30,10 @@ export interface AnnotatedExample {
   readonly badAnnotations: readonly string[];
 }
 
-/** Reads `[text](entity)`, `[text](entity:value)` and `[text]{"entity": ..., "role": ...}` markup into spans. */
+/**
+ * Reads `[text](entity)`, `[text](entity:value)`, `[text]{"entity": ..., "role": ...}` and
+ * `[text][{"entity": ...}, {"entity": ...}]` markup into spans.
+ */
 export function parseAnnotatedExample(line: string): AnnotatedExample {
   const entities: EntityAnnotation[] = [];
   const badAnnotations: string[] = [];
@@ -31,8 +42,9 @@ export function parseAnnotatedExample(line: string): AnnotatedExample {
   for (const match of line.matchAll(ANNOTATION)) {
     const surface = match.groups?.['text'] ?? '';
     text += line.slice(last, match.index);
-    const annotation = annotationOf(surface, match.groups?.['short'], match.groups?.['json']);
-    if (annotation) entities.push({ start: text.length, end: text.length + surface.length, ...annotation });
+    const annotations = annotationsOf(surface, match.groups ?? {});
+    const span = { start: text.length, end: text.length + surface.length };
+    if (annotations) entities.push(...annotations.map((annotation) => ({ ...span, ...annotation })));
     else badAnnotations.push(match[0]);
     text += surface;
     last = (match.index ?? 0) + match[0].length;
@@ -74,13 +86,22 @@ export function nluDataFromDocument(document: unknown): NluData {
   };
 }
 
-function annotationOf(surface: string, short: string | undefined, json: string | undefined) {
-  if (short !== undefined) {
-    const [entity, value] = short.split(':');
-    return entity ? { entity, value: value ?? surface } : undefined;
-  }
+type Annotation = Omit<EntityAnnotation, 'start' | 'end'>;
+
+function annotationsOf(
+  surface: string,
+  groups: Record<string, string | undefined>,
+): Annotation[] | undefined {
+  const { entity, value, json, list = '' } = groups;
+  if (entity !== undefined) return [{ entity, value: value ?? surface }];
+  const objects = json === undefined ? [...list.matchAll(OBJECT_IN_LIST)].map(([object]) => object) : [json];
+  const annotations = objects.map((object) => objectAnnotation(surface, object));
+  return annotations.every((annotation) => annotation !== undefined) ? annotations : undefined;
+}
+
+function objectAnnotation(surface: string, json: string): Annotation | undefined {
   try {
-    const parsed: unknown = JSON.parse(json ?? '');
+    const parsed: unknown = JSON.parse(json);
     if (!isRecord(parsed) || typeof parsed['entity'] !== 'string') return undefined;
     const role = typeof parsed['role'] === 'string' ? parsed['role'] : undefined;
     const group = typeof parsed['group'] === 'string' ? parsed['group'] : undefined;

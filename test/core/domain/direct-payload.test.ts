@@ -47,21 +47,69 @@ describe('direct payloads (/SetSlots and /intent, sent by buttons and tests)', (
       });
     });
 
-    it('refuses a part without a slot name, naming the part', () => {
-      expect(invalidReason('/SetSlots(abc)')).to.contain("'abc'").and.contain('slot=value');
-      expect(invalidReason('/SetSlots(a=1, =2)')).to.contain("'=2'");
+    it('refuses a pair without a slot name, naming the pair (Rasa finds no such slot and drops the payload)', () => {
+      expect(invalidReason('/SetSlots(a=1, =2)')).to.contain("'=2'").and.contain('names no slot');
       expect(invalidReason('/SetSlots( = 2)')).to.contain("'= 2'");
     });
 
-    it('refuses a payload that sets no slot', () => {
-      expect(invalidReason('/SetSlots()')).to.contain("'/SetSlots()'").and.contain('sets no slot');
-      expect(invalidReason('/SetSlots( , )')).to.contain('sets no slot');
+    it("refuses a payload in which Rasa's slot=value pattern finds no pair", () => {
+      for (const text of ['/SetSlots()', '/SetSlots( , )', '/SetSlots(abc)', '/SetSlots']) {
+        expect(invalidReason(text), text).to.contain(`'${text}'`).and.contain('sets no slot');
+      }
     });
 
-    it('refuses a payload without its parentheses or with text after them', () => {
-      for (const text of ['/SetSlots', '/SetSlots a=1', '/SetSlots(a=1)x', '/SetSlots(a=1']) {
-        expect(invalidReason(text), text).to.contain(`'${text}'`).and.contain('/SetSlots(slot=value, ...)');
-      }
+    // Rasa's pattern needs at least one character after '=': `a=` is no pair, so `/SetSlots(a=)` gives no
+    // SetSlot command and Rasa hands the text, leading slash stripped, to the NLU/LLM pipeline.
+    it('refuses a slot with nothing after the equals sign instead of setting it to empty text', () => {
+      expect(invalidReason('/SetSlots(a=)')).to.contain("'/SetSlots(a=)'").and.contain('sets no slot');
+      expect(invalidReason('/SetSlots(a=, b=)')).to.contain('sets no slot');
+    });
+
+    it('sets the pairs that have a value and skips a slot without one, as Rasa does', () => {
+      expect(parseDirectPayload('/SetSlots(a=1, b=)')).to.deep.equal({
+        kind: 'set_slots',
+        slots: [{ name: 'a', value: '1' }],
+      });
+      expect(parseDirectPayload('/SetSlots(b=, a=1)')).to.deep.equal({
+        kind: 'set_slots',
+        slots: [{ name: 'a', value: '1' }],
+      });
+    });
+
+    it('sets empty text when only spaces follow the equals sign (Rasa takes the spaces, then trims them)', () => {
+      expect(parseDirectPayload('/SetSlots(a= )')).to.deep.equal({
+        kind: 'set_slots',
+        slots: [{ name: 'a', value: '' }],
+      });
+    });
+
+    it('ends a value at a comma or parenthesis and skips text that is no pair', () => {
+      expect(parseDirectPayload('/SetSlots(a=f(x), note)')).to.deep.equal({
+        kind: 'set_slots',
+        slots: [{ name: 'a', value: 'f' }],
+      });
+    });
+
+    it('finds pairs without the closing parenthesis and after it, as Rasa scans the whole payload', () => {
+      expect(parseDirectPayload('/SetSlots(a=1')).to.deep.equal({
+        kind: 'set_slots',
+        slots: [{ name: 'a', value: '1' }],
+      });
+      expect(parseDirectPayload('/SetSlots(a=1) b=2')).to.deep.equal({
+        kind: 'set_slots',
+        slots: [
+          { name: 'a', value: '1' },
+          { name: 'b', value: '2' },
+        ],
+      });
+    });
+
+    it('reads the words before the first pair as part of its slot name when no parenthesis opens the list', () => {
+      // Rasa then finds no slot '/SetSlots a' in the domain and drops the payload
+      expect(parseDirectPayload('/SetSlots a=1')).to.deep.equal({
+        kind: 'set_slots',
+        slots: [{ name: '/SetSlots a', value: '1' }],
+      });
     });
 
     it('reads SetSlots case-sensitively: another spelling is an intent', () => {

@@ -52,6 +52,29 @@ describe('NLU training examples (Rasa nlu: blocks)', () => {
       ]);
     });
 
+    it('keeps everything after the first colon as the value, colons included, as Rasa does', () => {
+      expect(parseAnnotatedExample('at [noon](time:12:00:00) sharp')).to.deep.equal({
+        text: 'at noon sharp',
+        entities: [{ start: 3, end: 7, entity: 'time', value: '12:00:00' }],
+        badAnnotations: [],
+      });
+      expect(parseAnnotatedExample('[x](a:b:c)').entities).to.deep.equal([
+        { start: 0, end: 1, entity: 'a', value: 'b:c' },
+      ]);
+    });
+
+    // Rasa's pattern needs an entity name before the colon and a value after it; it leaves other markup
+    // in the training text untouched and reports nothing
+    it('leaves markup with an empty entity, value or object in the text as written', () => {
+      for (const markup of ['[x](:v)', '[x](a:)', '[x]()', '[x](:)', '[x]{}']) {
+        expect(parseAnnotatedExample(`say ${markup} now`), markup).to.deep.equal({
+          text: `say ${markup} now`,
+          entities: [],
+          badAnnotations: [],
+        });
+      }
+    });
+
     it('measures each span in the text without markup, several annotations in one example', () => {
       const example = parseAnnotatedExample('from [Rome](city) to [Oslo](city)');
       expect(example.text).to.equal('from Rome to Oslo');
@@ -80,8 +103,37 @@ describe('NLU training examples (Rasa nlu: blocks)', () => {
       expect(example.entities[0]).not.to.have.any.keys('role', 'group');
     });
 
+    it('reads [text][{...}, {...}] as several entities on one span', () => {
+      const example = parseAnnotatedExample(
+        'fly to [Berlin][{"entity": "city"}, {"entity": "place", "role": "to", "value": "BER"}] now',
+      );
+      expect(example).to.deep.equal({
+        text: 'fly to Berlin now',
+        entities: [
+          { start: 7, end: 13, entity: 'city', value: 'Berlin' },
+          { start: 7, end: 13, entity: 'place', value: 'BER', role: 'to' },
+        ],
+        badAnnotations: [],
+      });
+    });
+
+    it('takes a bracketed word right after [text] as an entity list, even one with no objects, as Rasa does', () => {
+      expect(parseAnnotatedExample('for [two][people] tonight')).to.deep.equal({
+        text: 'for two tonight',
+        entities: [],
+        badAnnotations: [],
+      });
+    });
+
+    it('reports an entity list with an object it cannot read, keeping the text', () => {
+      const example = parseAnnotatedExample('[x][{"entity": "a"}, {"role": "b"}] now');
+      expect(example.text).to.equal('x now');
+      expect(example.entities).to.deep.equal([]);
+      expect(example.badAnnotations).to.deep.equal(['[x][{"entity": "a"}, {"role": "b"}]']);
+    });
+
     it('keeps an annotation it cannot read as plain words and reports it', () => {
-      for (const annotation of ['[x](:v)', '[x]{"role": "a"}', '[x]{not json}', '[x]{"entity": 1}']) {
+      for (const annotation of ['[x]{"role": "a"}', '[x]{not json}', '[x]{"entity": 1}']) {
         const example = parseAnnotatedExample(`say ${annotation} now`);
         expect(example.text, annotation).to.equal('say x now');
         expect(example.entities, annotation).to.deep.equal([]);

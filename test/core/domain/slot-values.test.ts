@@ -43,18 +43,45 @@ describe('slot value coercion (Rasa: applied to SetSlot values and by action_run
       expect(coerce('bool', 2)).to.deep.equal({ ok: true, value: false });
     });
 
-    it('reads a numeric string as true only when it equals 1', () => {
-      expect(coerce('bool', '1')).to.deep.equal({ ok: true, value: true });
-      expect(coerce('bool', ' 1 ')).to.deep.equal({ ok: true, value: true });
-      expect(coerce('bool', '0')).to.deep.equal({ ok: true, value: false });
-      expect(coerce('bool', '7')).to.deep.equal({ ok: true, value: false });
+    // Rasa's bool_from_any sends text that str.isnumeric() accepts to float() and compares it with 1
+    it('reads a string of digits as true only when it equals 1', () => {
+      for (const text of ['1', '01', '0001'])
+        expect(coerce('bool', text), text).to.deep.equal({ ok: true, value: true });
+      for (const text of ['0', '00', '7', '10', '11'])
+        expect(coerce('bool', text), text).to.deep.equal({ ok: true, value: false });
+    });
+
+    it('refuses a number written with a point, sign, exponent, prefix or spaces, as isnumeric() does', () => {
+      for (const value of ['1.0', '0.0', '-1', '+1', '1e0', '0x1', ' 1 ', '1 ', '1_0', 'Infinity']) {
+        expect(coerce('bool', value), JSON.stringify(value)).to.deep.equal({ ok: false, value });
+      }
+    });
+
+    it('reads the decimal digits of other scripts, as Python float() does', () => {
+      expect(coerce('bool', '\u0661')).to.deep.equal({ ok: true, value: true }); // Arabic-Indic one
+      expect(coerce('bool', '\uff11')).to.deep.equal({ ok: true, value: true }); // fullwidth one
+      expect(coerce('bool', '\u{1d7d9}')).to.deep.equal({ ok: true, value: true }); // mathematical double-struck one
+      expect(coerce('bool', '\u0660\u0661')).to.deep.equal({ ok: true, value: true });
+      expect(coerce('bool', '\u0661\u0660')).to.deep.equal({ ok: true, value: false });
+    });
+
+    it('refuses numeric characters that are not decimal digits (float() fails on them)', () => {
+      for (const value of ['\u00bd', '\u00b2', '\u4e00', '\u216b', '1\u00bd']) {
+        expect(coerce('bool', value), JSON.stringify(value)).to.deep.equal({ ok: false, value });
+      }
     });
 
     it('reads true/yes and false/no, trimmed and in any case', () => {
-      for (const text of ['true', 'True', ' YES ', 'yes'])
+      for (const text of ['true', 'True', ' true ', ' YES ', 'yes', '\ttrue\n'])
         expect(coerce('bool', text), text).to.deep.equal({ ok: true, value: true });
       for (const text of ['false', 'FALSE', ' No ', 'no'])
         expect(coerce('bool', text), text).to.deep.equal({ ok: true, value: false });
+    });
+
+    it("trims the white space of Python's str.strip(), which differs from JavaScript's trim()", () => {
+      for (const text of ['\x1ctrue\x1f', '\x85yes', 'true\u3000', '\u2028true\u2029'])
+        expect(coerce('bool', text), JSON.stringify(text)).to.deep.equal({ ok: true, value: true });
+      expect(coerce('bool', '\ufefftrue')).to.deep.equal({ ok: false, value: '\ufefftrue' });
     });
 
     it('refuses other text, the empty string and non-scalar values, keeping the value unchanged', () => {

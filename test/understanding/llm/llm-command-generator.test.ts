@@ -181,6 +181,13 @@ describe('LLM command generator', () => {
     expect(fake.requests).to.have.length(0);
   });
 
+  it('asks the LLM about a /SetSlots payload with no slot=value pair, which Rasa reads as text', async () => {
+    fake.answer(() => 'offtopic reply');
+    const understood = await understand('/SetSlots(recipient=)');
+    expect(understood.commands).to.deep.equal([{ command: 'chitchat' }]);
+    expect(fake.requests).to.have.length(1);
+  });
+
   it('keeps only the answer for the slot being asked at a force_slot_filling step', async () => {
     const state = await stateAfter(bank, [{ text: 'new pin', commands: [startFlow('change_pin')] }]);
     fake.answer(() => 'start flow transfer_money\nset slot pin 1234');

@@ -201,6 +201,7 @@ describe('built-in fallback actions', () => {
 
     it('gives up with action_default_fallback after two fallbacks in a row', async () => {
       const history = [
+        ...[listen, userWithIntent('greet'), executed('utter_greet')],
         listen,
         userWithIntent('nlu_fallback', 0.2),
         twoStage,
@@ -336,6 +337,7 @@ describe('built-in fallback actions', () => {
 
     it('after an affirmation of a rephrased message, takes back the rephrasing turn as well', async () => {
       const history = [
+        ...[executed('action_listen'), userWithIntent('greet'), executed('utter_greet')],
         ...[executed('action_listen'), userWithIntent('nlu_fallback', 0.2)],
         ...[
           executed('action_default_ask_rephrase'),

@@ -150,6 +150,38 @@ describe('built-in actions that change the dialogue stack', () => {
       expect(events.at(-1)).to.deep.include({ metadata: { filled_by: 'LLM' } });
     });
 
+    it('keeps the frames below the flow as they are now, not as they were at the collect step', async () => {
+      const { stack } = await onStacks(
+        'action_correct_flow_slot',
+        [
+          flowFrame('X', 'add_card', 'START'),
+          flowFrame('T', 'transfer_money', 'collect_amount', 'interrupt'),
+        ],
+        [
+          flowFrame('X', 'add_card', 'NEXT:END'),
+          flowFrame('T', 'transfer_money', 'call_verify', 'interrupt'),
+          correction('transfer_money', 'collect_amount', { amount: 70 }),
+        ],
+      );
+      expect(stack).to.deep.equal([
+        'X:add_card@NEXT:END',
+        'T:transfer_money@NEXT:collect_amount',
+        'K:pattern_correction@START',
+      ]);
+    });
+
+    it('only rewinds when the pattern lists no corrected slots', async () => {
+      const bare = patternOf('K', 'pattern_correction', {
+        reset_flow_id: 'transfer_money',
+        reset_step_id: 'collect_amount',
+      });
+      const { events } = await onStacks('action_correct_flow_slot', [
+        flowFrame('T', 'transfer_money', 'call_verify'),
+        bare,
+      ]);
+      expect(summary(events)).to.deep.equal(['stack']);
+    });
+
     it('brings a called flow that has ended back with its caller, at the collect step to re-run', async () => {
       const { stack } = await onStacks(
         'action_correct_flow_slot',
@@ -259,7 +291,8 @@ describe('built-in actions that change the dialogue stack', () => {
 
     it('brings the flow the user named (by its name, in any case) to the top, under the pattern', async () => {
       const before = [
-        flowFrame('T', 'transfer_money', 'collect_amount'),
+        flowFrame('R', 'retired_flow', 'collect_x'),
+        flowFrame('T', 'transfer_money', 'collect_amount', 'interrupt'),
         flowFrame('B', 'check_balance', 'START', 'interrupt'),
         offer,
       ];
@@ -268,6 +301,7 @@ describe('built-in actions that change the dialogue stack', () => {
         choose(' Transfer Money'),
       ]);
       expect(frameSteps(stackAfter(before, events))).to.deep.equal([
+        'R:retired_flow@collect_x',
         'B:check_balance@START',
         'T:transfer_money@collect_amount',
         'O:pattern_continue_interrupted@START',
@@ -315,7 +349,8 @@ describe('built-in actions that change the dialogue stack', () => {
 
     it('cancels every interrupted flow with its own frames, each through pattern_cancel_flow', async () => {
       const before = [
-        flowFrame('T', 'transfer_money', 'call_verify'),
+        flowFrame('R', 'retired_flow', 'collect_x'),
+        flowFrame('T', 'transfer_money', 'call_verify', 'interrupt'),
         flowFrame('V', 'verify', 'collect_code', 'call'),
         flowFrame('B', 'check_balance', 'START', 'interrupt'),
         offer,
@@ -323,7 +358,7 @@ describe('built-in actions that change the dialogue stack', () => {
       const events = await runAction(assistant, 'action_cancel_interrupted_flows', withStacks(before));
       expect(
         events.flatMap((event) => (event.event === 'flow_cancelled' ? [event.flow_id] : [])),
-      ).to.deep.equal(['check_balance', 'transfer_money']);
+      ).to.deep.equal(['check_balance', 'transfer_money', 'retired_flow']);
       const pushed = stackAfter(before, events).slice(before.length);
       expect(
         pushed.map((frame) => [
@@ -334,6 +369,8 @@ describe('built-in actions that change the dialogue stack', () => {
       ).to.deep.equal([
         ['pattern_cancel_flow', 'check your balance', ['B']],
         ['pattern_cancel_flow', 'transfer money', ['T', 'V']],
+        // a flow the assistant no longer has is named by its id
+        ['pattern_cancel_flow', 'retired_flow', ['R']],
       ]);
     });
   });

@@ -64,8 +64,10 @@ function policies(files: Record<string, string>, config = ''): NluPolicies {
 }
 
 describe('RulePolicy and MemoizationPolicy details', () => {
-  const rules = policies({
-    'data/rules.yml': `
+  // built inside each test (not when the file loads), so that mutation testing sees which test trains them
+  const rules = (): NluPolicies =>
+    policies({
+      'data/rules.yml': `
       rules:
         - rule: greet a stranger
           condition:
@@ -91,20 +93,20 @@ describe('RulePolicy and MemoizationPolicy details', () => {
             - action: utter_answer
             - action: utter_more
     `,
-  });
+    });
 
   it('a null slot in a condition means the slot must be unset; a value, that value', () => {
-    expect(rules.predict([...start, user('greet')], []).action).to.equal('utter_greet');
-    expect(rules.predict([...start, slot('vip', true), user('greet')], []).action).to.equal('utter_vip');
-    expect(rules.predict([...start, slot('vip', false), user('greet')], []).action).to.equal(
+    expect(rules().predict([...start, user('greet')], []).action).to.equal('utter_greet');
+    expect(rules().predict([...start, slot('vip', true), user('greet')], []).action).to.equal('utter_vip');
+    expect(rules().predict([...start, slot('vip', false), user('greet')], []).action).to.equal(
       'action_default_fallback',
     );
   });
 
   it('a rule with wait_for_user_input false leaves the next action to another rule', () => {
     const asked = [...start, user('ask'), action('utter_answer')];
-    expect(rules.predict(asked, [])).to.deep.include({ action: 'utter_more', policy: 'RulePolicy' });
-    expect(rules.predict([...asked, action('utter_more')], []).action).to.equal('action_listen');
+    expect(rules().predict(asked, [])).to.deep.include({ action: 'utter_more', policy: 'RulePolicy' });
+    expect(rules().predict([...asked, action('utter_more')], []).action).to.equal('action_listen');
   });
 
   it('forgets a story key two stories give different actions, and reads max_history from config', () => {
@@ -152,11 +154,11 @@ describe('RulePolicy and MemoizationPolicy details', () => {
   });
 
   it('has Rasa’s default rules: /restart runs action_restart, /back action_back', () => {
-    expect(rules.predict([...start, user('restart')], [])).to.deep.include({
+    expect(rules().predict([...start, user('restart')], [])).to.deep.include({
       action: 'action_restart',
       policy: 'RulePolicy',
     });
-    expect(rules.predict([...start, user('back')], []).action).to.equal('action_back');
+    expect(rules().predict([...start, user('back')], []).action).to.equal('action_back');
   });
 
   it('forgets what came before a routing session ended, keeping only the shared slots', () => {
@@ -168,7 +170,7 @@ describe('RulePolicy and MemoizationPolicy details', () => {
       action('action_listen'),
       user('greet'),
     ];
-    expect(rules.predict(ended, []).action).to.equal('utter_greet');
-    expect(rules.predict(ended, ['vip']).action).to.equal('utter_vip');
+    expect(rules().predict(ended, []).action).to.equal('utter_greet');
+    expect(rules().predict(ended, ['vip']).action).to.equal('utter_vip');
   });
 });

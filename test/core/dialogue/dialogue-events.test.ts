@@ -76,11 +76,17 @@ describe("the events the NLU-based policies read (Rasa's applied_events)", () =>
     ]);
   });
 
-  it('starts again after a restart or a session start', () => {
-    for (const reset of ['restart', 'session_started'] as const)
-      expect(
-        of([action('action_listen'), user('greet'), action('utter_greet'), marker(reset), user('bye')]),
-      ).to.deep.equal(['>action_listen', 'bye']);
+  it('starts again after a restart or a session start, forgetting even the shared slots', () => {
+    for (const reset of ['restart', 'session_started'] as const) {
+      const events = [
+        action('action_listen'),
+        user('greet'),
+        slot('name', 'Ana'),
+        marker(reset),
+        user('bye'),
+      ];
+      expect(of(events, ['name'])).to.deep.equal(['>action_listen', 'bye']);
+    }
   });
 
   it('takes a reverted user message back with the actions after it and the listen before it', () => {

@@ -5,7 +5,8 @@ import type { Event } from '../../../src/core/events/types.js';
 import { inlineAssistant } from '../../support/inline-assistant.js';
 
 const DOMAIN = `
-  intents: [greet, ask, affirm]
+  intents: [greet, ask, affirm, stop, inform]
+  entities: [name]
   slots:
     route_session_to_calm:
       type: bool
@@ -20,6 +21,10 @@ const DOMAIN = `
     utter_more: [{text: More?}]
     utter_a: [{text: A}]
     utter_b: [{text: B}]
+    utter_greet_by_name: [{text: Hi you}]
+    utter_stop_form: [{text: Stopping the form}]
+    utter_stop: [{text: Stopping}]
+    utter_noted: [{text: Noted}]
 `;
 const FLOWS = `
   flows:
@@ -30,12 +35,16 @@ const FLOWS = `
 `;
 
 let time = 0;
-const user = (intent: string): Event => ({
+const user = (intent: string, entities: readonly string[] = []): Event => ({
   event: 'user',
   timestamp: (time += 1),
   text: intent,
-  parse_data: { intent: { name: intent, confidence: 1 }, entities: [] },
+  parse_data: {
+    intent: { name: intent, confidence: 1 },
+    entities: entities.map((entity) => ({ entity, value: 'x' })),
+  },
 });
+const loop = (name: string | null): Event => ({ event: 'active_loop', timestamp: (time += 1), name });
 const action = (name: string): Event => ({ event: 'action', timestamp: (time += 1), name });
 const slot = (name: string, value: unknown): Event => ({
   event: 'slot',
@@ -172,5 +181,174 @@ describe('RulePolicy and MemoizationPolicy details', () => {
     ];
     expect(rules().predict(ended, []).action).to.equal('utter_greet');
     expect(rules().predict(ended, ['vip']).action).to.equal('utter_vip');
+  });
+});
+
+describe('RulePolicy: which rule answers', () => {
+  const rules = (): NluPolicies =>
+    policies({
+      'data/rules.yml': `
+        rules:
+          - rule: greet someone who says their name
+            steps:
+              - intent: greet
+                entities:
+                  - name
+              - action: utter_greet_by_name
+          - rule: greet
+            steps:
+              - intent: greet
+              - action: utter_greet
+          - rule: stop the form
+            condition:
+              - active_loop: booking_form
+            steps:
+              - intent: stop
+              - action: utter_stop_form
+          - rule: stop when no form runs
+            condition:
+              - active_loop: null
+            steps:
+              - intent: stop
+              - action: utter_stop
+          - rule: note what the user says in any state
+            steps:
+              - intent: inform
+              - action: utter_noted
+      `,
+    });
+
+  it('the rule that names more of the conversation wins: the one that requires the entity, when it is there', () => {
+    const policy = rules();
+    expect(policy.predict([...start, user('greet', ['name'])], []).action).to.equal('utter_greet_by_name');
+    expect(policy.predict([...start, user('greet')], []).action).to.equal('utter_greet');
+  });
+
+  it('a rule with an active_loop condition answers only while that loop is active; `active_loop: null` only while none is', () => {
+    const policy = rules();
+    expect(policy.predict([...start, loop('booking_form'), user('stop')], []).action).to.equal(
+      'utter_stop_form',
+    );
+    expect(policy.predict([...start, user('stop')], []).action).to.equal('utter_stop');
+    expect(policy.predict([...start, loop('other_form'), user('stop')], []).action).to.equal(
+      'action_default_fallback',
+    );
+  });
+
+  it('a rule that names no loop answers whether a loop is active or not', () => {
+    expect(rules().predict([...start, loop('booking_form'), user('inform')], []).action).to.equal(
+      'utter_noted',
+    );
+  });
+
+  it('a rule that waits for the user hides its turn from the stories only when the stories would act otherwise', () => {
+    const agreeing = policies({
+      'data/rules.yml': `
+        rules:
+          - rule: greet
+            steps:
+              - intent: greet
+              - action: utter_greet
+          - rule: answer without waiting
+            steps:
+              - intent: ask
+              - action: utter_answer
+            wait_for_user_input: false
+      `,
+      'data/stories.yml': `
+        stories:
+          - story: greet
+            steps:
+              - intent: greet
+              - action: utter_greet
+      `,
+    });
+    expect(agreeing.predict([...start, user('greet')], [])).to.deep.include({
+      action: 'utter_greet',
+      hideRuleTurn: false,
+    });
+    expect(agreeing.predict([...start, user('ask')], [])).to.deep.include({
+      action: 'utter_answer',
+      hideRuleTurn: false,
+    });
+    expect(rules().predict([...start, user('greet')], [])).to.deep.include({
+      action: 'utter_greet',
+      hideRuleTurn: true,
+    });
+  });
+});
+
+describe('MemoizationPolicy: matching the stories', () => {
+  const STORIES = `
+    stories:
+      - story: greet then answer
+        steps:
+          - intent: greet
+          - action: utter_greet
+          - intent: ask
+          - action: utter_answer
+          - action: utter_more
+  `;
+
+  it('matches a story that begins in the middle of the conversation', () => {
+    const memo = policies({ 'data/stories.yml': STORIES });
+    const later = [...start, user('affirm'), action('utter_a'), action('action_listen'), user('greet')];
+    expect(memo.predict(later, [])).to.deep.include({ action: 'utter_greet', policy: 'MemoizationPolicy' });
+  });
+
+  it('looks at no more than max_history states, so a long conversation still matches its latest turns', () => {
+    const memo = policies({ 'data/stories.yml': STORIES });
+    const turn = (intent: string, answer: string): Event[] => [
+      user(intent),
+      action(answer),
+      action('action_listen'),
+    ];
+    const long = [
+      ...start,
+      ...turn('affirm', 'utter_a'),
+      ...turn('affirm', 'utter_b'),
+      ...turn('greet', 'utter_greet'),
+      user('ask'),
+      action('utter_answer'),
+    ];
+    expect(memo.predict(long, []).action).to.equal('utter_more');
+  });
+
+  it('after a bot action nothing predicts, the assistant listens (no fallback); without fallback prediction it listens after a message too', () => {
+    const memo = policies({ 'data/stories.yml': STORIES });
+    expect(memo.predict([...start, user('affirm'), action('utter_a')], [])).to.deep.equal({
+      action: 'action_listen',
+      policy: 'RulePolicy',
+      confidence: 1,
+    });
+    const config = `
+      recipe: default.v1
+      assistant_id: policies
+      policies:
+        - name: RulePolicy
+          enable_fallback_prediction: false
+        - name: AugmentedMemoizationPolicy
+          max_history: 1
+    `;
+    const quiet = policies({ 'data/stories.yml': STORIES }, config);
+    expect(quiet.predict([...start, user('affirm')], []).action).to.equal('action_listen');
+    // one state of history: 'ask' answers wherever it comes
+    expect(quiet.predict([...start, user('ask')], []).action).to.equal('utter_answer');
+  });
+
+  it("reads Rasa's defaults where config.yml gives no usable value", () => {
+    const config = nluPolicyConfig([
+      { name: 'RulePolicy', options: { core_fallback_action_name: 3, core_fallback_threshold: 'high' } },
+      { name: 'MemoizationPolicy', options: { max_history: 'many' } },
+    ]);
+    expect(config).to.deep.equal({
+      maxHistory: 5,
+      fallbackAction: 'action_default_fallback',
+      fallbackThreshold: 0.3,
+      fallbackPrediction: true,
+    });
+    expect(
+      nluPolicyConfig([{ name: 'MemoizationPolicy', options: { max_history: 2.7 } }]).maxHistory,
+    ).to.equal(2);
   });
 });

@@ -33,7 +33,8 @@ function split(steps: readonly StoryStep[]): { starts: string[]; body: StoryStep
   const name = (step: StoryStep | undefined): string => (step?.kind === 'checkpoint' ? step.name : '');
   return {
     starts: steps.slice(0, first).map(name),
-    body: steps.slice(first, last).filter((step) => step.kind !== 'checkpoint'),
+    // a checkpoint inside a story joins its two halves, which is the story as it is
+    body: steps.filter((step) => step.kind !== 'checkpoint'),
     ends: steps.slice(last).map(name),
   };
 }

@@ -58,6 +58,7 @@ const DOMAIN = `
           intent: [book]
           conditions:
             - active_loop: booking_form
+            - active_loop: rebooking_form
     flow_answer:
       type: text
       mappings:
@@ -163,6 +164,8 @@ describe('action_extract_slots on the NLU side of a coexistence assistant', () =
   it('fills a from_text slot with the message text, except for its not_intent intents', () => {
     expect(filled(parse('inform', [], 'near the station'))).to.deep.equal(['note="near the station"']);
     expect(filled(parse('chitchat', [], 'how are you'))).to.deep.equal([]);
+    const { text: _text, ...withoutText } = parse('inform');
+    expect(filled(withoutText)).to.deep.equal([]);
   });
 
   it('applies a mapping’s intent and not_intent filters to entities', () => {
@@ -174,6 +177,9 @@ describe('action_extract_slots on the NLU side of a coexistence assistant', () =
   it('fills a slot whose mapping names an active loop only while that loop is active; active_flow mappings are CALM’s', () => {
     expect(filled(parse('book', [], 'at eight'), { activeLoop: 'booking_form' })).to.deep.equal([
       'form_answer="at eight"',
+    ]);
+    expect(filled(parse('book', [], 'at nine'), { activeLoop: 'rebooking_form' })).to.deep.equal([
+      'form_answer="at nine"',
     ]);
     expect(filled(parse('book', [], 'at eight'), { activeLoop: 'other_form' })).to.deep.equal([]);
     expect(filled(parse('book', [], 'at eight'))).to.deep.equal([]);

@@ -62,6 +62,15 @@ describe("the events the NLU-based policies read (Rasa's applied_events)", () =>
     expect(of([action('action_listen'), loop(null)])).to.deep.equal(['>action_listen', 'loop:null']);
   });
 
+  it('puts a listen before a second message in a row too', () => {
+    expect(of([action('action_listen'), user('greet'), user('bye')])).to.deep.equal([
+      '>action_listen',
+      'greet',
+      '>action_listen',
+      'bye',
+    ]);
+  });
+
   it('puts an action_listen before every user message that lacks one, and only one', () => {
     expect(
       of([user('greet'), action('utter_greet'), user('bye'), action('action_listen'), user('thanks')]),
@@ -143,6 +152,24 @@ describe("the events the NLU-based policies read (Rasa's applied_events)", () =>
         'mood_great',
       ]);
       expect(of(events)).to.include('bot_challenge').and.include('>utter_iamabot');
+    });
+
+    it('keeps each slot once, those set before the hidden turn as well', () => {
+      const events = [
+        ...[user('greet'), action('utter_greet'), slot('name', 'Ana')],
+        ...[user('bot_challenge'), action('action_extract_slots'), slot('city', 'Rome')],
+        ...[action('utter_iamabot', true), action('action_listen', true)],
+      ];
+      expect(hidden(events)).to.deep.equal([
+        '>action_listen',
+        'greet',
+        '>utter_greet',
+        'name="Ana"',
+        'city="Rome"',
+      ]);
+      expect(
+        hidden([slot('city', 'Rome'), slot('name', 'Ana'), action('utter_iamabot', true)]),
+      ).to.deep.equal(['city="Rome"', 'name="Ana"']);
     });
 
     it('hides a rule turn at the very start of the log too', () => {

@@ -6,7 +6,7 @@ import { inlineAssistant } from '../../support/inline-assistant.js';
 
 const DOMAIN = `
   intents: [greet, ask, affirm, stop, inform]
-  entities: [name]
+  entities: [name, city]
   slots:
     route_session_to_calm:
       type: bool
@@ -189,11 +189,12 @@ describe('RulePolicy: which rule answers', () => {
     policies({
       'data/rules.yml': `
         rules:
-          - rule: greet someone who says their name
+          - rule: greet someone who says their name and city
             steps:
               - intent: greet
                 entities:
                   - name
+                  - city
               - action: utter_greet_by_name
           - rule: greet
             steps:
@@ -218,10 +219,33 @@ describe('RulePolicy: which rule answers', () => {
       `,
     });
 
-  it('the rule that names more of the conversation wins: the one that requires the entity, when it is there', () => {
+  it('the rule that names more of the conversation wins: the one that requires the entities, when all are there', () => {
     const policy = rules();
-    expect(policy.predict([...start, user('greet', ['name'])], []).action).to.equal('utter_greet_by_name');
+    expect(policy.predict([...start, user('greet', ['city', 'name'])], []).action).to.equal(
+      'utter_greet_by_name',
+    );
+    expect(policy.predict([...start, user('greet', ['name'])], []).action).to.equal('utter_greet');
     expect(policy.predict([...start, user('greet')], []).action).to.equal('utter_greet');
+  });
+
+  it('the longer rule wins whichever comes first in the file', () => {
+    const reversed = policies({
+      'data/rules.yml': `
+        rules:
+          - rule: greet
+            steps:
+              - intent: greet
+              - action: utter_greet
+          - rule: greet a vip
+            condition:
+              - slot_was_set:
+                  - vip: true
+            steps:
+              - intent: greet
+              - action: utter_vip
+      `,
+    });
+    expect(reversed.predict([...start, slot('vip', true), user('greet')], []).action).to.equal('utter_vip');
   });
 
   it('a rule with an active_loop condition answers only while that loop is active; `active_loop: null` only while none is', () => {
@@ -290,6 +314,40 @@ describe('MemoizationPolicy: matching the stories', () => {
           - action: utter_more
   `;
 
+  it('prefers the story that matches more of the conversation', () => {
+    const memo = policies({
+      'data/stories.yml': `
+        stories:
+          - story: greet
+            steps:
+              - intent: greet
+              - action: utter_greet
+          - story: greet after a yes
+            steps:
+              - intent: affirm
+              - action: utter_a
+              - intent: greet
+              - action: utter_b
+      `,
+    });
+    const afterYes = [...start, user('affirm'), action('utter_a'), action('action_listen'), user('greet')];
+    expect(memo.predict(afterYes, []).action).to.equal('utter_b');
+  });
+
+  it('with a short max_history, a story step out of its context is not recalled', () => {
+    const config = `
+      recipe: default.v1
+      assistant_id: policies
+      policies:
+        - name: MemoizationPolicy
+          max_history: 2
+    `;
+    const memo = policies({ 'data/stories.yml': STORIES }, config);
+    expect(memo.predict([...start, user('ask')], []).action).to.equal('action_default_fallback');
+    const inContext = [...start, user('greet'), action('utter_greet'), action('action_listen'), user('ask')];
+    expect(memo.predict(inContext, []).action).to.equal('utter_answer');
+  });
+
   it('matches a story that begins in the middle of the conversation', () => {
     const memo = policies({ 'data/stories.yml': STORIES });
     const later = [...start, user('affirm'), action('utter_a'), action('action_listen'), user('greet')];
@@ -330,6 +388,10 @@ describe('MemoizationPolicy: matching the stories', () => {
         - name: AugmentedMemoizationPolicy
           max_history: 1
     `;
+    // a slot the message set does not make the message's turn over
+    expect(memo.predict([...start, user('affirm'), slot('vip', true)], []).action).to.equal(
+      'action_default_fallback',
+    );
     const quiet = policies({ 'data/stories.yml': STORIES }, config);
     expect(quiet.predict([...start, user('affirm')], []).action).to.equal('action_listen');
     // one state of history: 'ask' answers wherever it comes

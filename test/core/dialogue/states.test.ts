@@ -195,6 +195,14 @@ describe('stories as the policies learn them', () => {
     expect(names(path ?? [])).to.equal(`greet utter_greet${' more utter_more'.repeat(4)}`);
   });
 
+  it('a story of checkpoints only adds no steps to the story it continues', () => {
+    const paths = storyPaths([
+      story('start', [intent('greet'), act('utter_greet'), checkpoint('a')]),
+      story('connector', [checkpoint('a')]),
+    ]);
+    expect(paths.map(names)).to.deep.equal(['greet utter_greet']);
+  });
+
   it('a checkpoint inside a story neither ends nor splits it', () => {
     const [path] = storyPaths([
       story('one', [intent('a'), act('x'), checkpoint('middle'), intent('b'), act('y')]),
@@ -210,7 +218,7 @@ describe('stories as the policies learn them', () => {
     ]);
     const many = Array.from({ length: 10 }, () => either);
     expect(expandOr(many)).to.have.length(500);
-    expect(storyPaths([story('many', many)])).to.have.length(500);
+    expect(storyPaths([story('many', many), story('more', many)])).to.have.length(500);
   });
 
   it('reads a slot named without a value as set, and active_loop steps as loop events', () => {

@@ -62,6 +62,11 @@ describe("the events the NLU-based policies read (Rasa's applied_events)", () =>
     expect(of([action('action_listen'), loop(null)])).to.deep.equal(['>action_listen', 'loop:null']);
   });
 
+  it('reads no action from an end-to-end bot text (an action event without a name)', () => {
+    const text: Event = { event: 'action', timestamp: (time += 1), name: '', action_text: 'Hi!' };
+    expect(of([action('action_listen'), user('greet'), text])).to.deep.equal(['>action_listen', 'greet']);
+  });
+
   it('puts a listen before a second message in a row too', () => {
     expect(of([action('action_listen'), user('greet'), user('bye')])).to.deep.equal([
       '>action_listen',

@@ -171,15 +171,18 @@ describe('built-in actions that change the dialogue stack', () => {
     });
 
     it('only rewinds when the pattern lists no corrected slots', async () => {
-      const bare = patternOf('K', 'pattern_correction', {
-        reset_flow_id: 'transfer_money',
-        reset_step_id: 'collect_amount',
-      });
-      const { events } = await onStacks('action_correct_flow_slot', [
-        flowFrame('T', 'transfer_money', 'call_verify'),
-        bare,
-      ]);
-      expect(summary(events)).to.deep.equal(['stack']);
+      for (const slots of [{}, { corrected_slots: null }]) {
+        const bare = patternOf('K', 'pattern_correction', {
+          reset_flow_id: 'transfer_money',
+          reset_step_id: 'collect_amount',
+          ...slots,
+        });
+        const { events } = await onStacks('action_correct_flow_slot', [
+          flowFrame('T', 'transfer_money', 'call_verify'),
+          bare,
+        ]);
+        expect(summary(events)).to.deep.equal(['stack']);
+      }
     });
 
     it('brings a called flow that has ended back with its caller, at the collect step to re-run', async () => {
@@ -291,9 +294,10 @@ describe('built-in actions that change the dialogue stack', () => {
 
     it('brings the flow the user named (by its name, in any case) to the top, under the pattern', async () => {
       const before = [
-        flowFrame('R', 'retired_flow', 'collect_x'),
-        flowFrame('T', 'transfer_money', 'collect_amount', 'interrupt'),
+        flowFrame('T', 'transfer_money', 'collect_amount'),
         flowFrame('B', 'check_balance', 'START', 'interrupt'),
+        // a flow the assistant no longer has is matched by its id
+        flowFrame('R', 'retired_flow', 'collect_x', 'interrupt'),
         offer,
       ];
       const events = await runAction(assistant, 'action_continue_interrupted_flow', [
@@ -301,8 +305,8 @@ describe('built-in actions that change the dialogue stack', () => {
         choose(' Transfer Money'),
       ]);
       expect(frameSteps(stackAfter(before, events))).to.deep.equal([
-        'R:retired_flow@collect_x',
         'B:check_balance@START',
+        'R:retired_flow@collect_x',
         'T:transfer_money@collect_amount',
         'O:pattern_continue_interrupted@START',
       ]);

@@ -54,8 +54,8 @@ function rewind(state: TrackerState, correction: Frame, flowId: string, stepId: 
       index === frames.length - 1 ? withStepId(frame, `${CONTINUE_STEP_PREFIX}${stepId}`) : frame,
     );
   const restoredIds = new Set(restored.map((frame) => frame.frame_id));
+  // what is neither kept below nor restored (nor the correction itself) is wound down
   const above = current
-    .slice(currentTarget === -1 ? 0 : currentTarget + 1)
     .filter((frame) => frame !== correction && !restoredIds.has(frame.frame_id) && !below.includes(frame))
     .map((frame) => withStepId(frame, END));
   return [...below, ...restored, ...above, correction];

@@ -1,5 +1,5 @@
 import { interruptedFlows } from '../executor/flow-end.js';
-import type { Stack, UserFlowFrame } from '../stack/frames.js';
+import type { Frame, Stack, UserFlowFrame } from '../stack/frames.js';
 import { moveFramesToTop, patternFrame, push, topFrame } from '../stack/operations.js';
 import { stackEffect } from './stack-effect.js';
 import type { ActionEffect, BuiltInAction } from './types.js';
@@ -63,19 +63,15 @@ function chooseFlow(
 }
 
 function framesFrom(stack: Stack, frame: UserFlowFrame): Set<string> {
-  const start = stack.indexOf(frame);
   const ids = new Set<string>();
-  for (let index = start; index < stack.length; index += 1) {
-    const candidate = stack[index];
-    if (!candidate) continue;
-    if (
-      index > start &&
-      candidate.type === 'flow' &&
-      candidate.frame_type !== 'call' &&
-      candidate.frame_type !== 'link'
-    )
-      break;
+  for (const [offset, candidate] of stack.slice(stack.indexOf(frame)).entries()) {
+    if (offset > 0 && startsAnotherFlow(candidate)) break;
     ids.add(candidate.frame_id);
   }
   return ids;
+}
+
+/** A user flow of its own; a flow it called or linked to (and any pattern) belongs to the frame below. */
+function startsAnotherFlow(frame: Frame): boolean {
+  return frame.type === 'flow' && frame.frame_type !== 'call' && frame.frame_type !== 'link';
 }

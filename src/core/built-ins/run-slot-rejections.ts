@@ -36,11 +36,10 @@ export const actionRunSlotRejections: BuiltInAction = (state, context) => {
   for (const rejection of rejections) {
     const text = renderTemplate(String(rejection.if ?? ''), scope);
     const parsed = parseCondition(text);
-    const result = parsed.ok
-      ? tryEvaluateCondition(parsed.ast, scope)
-      : { ok: false as const, error: parsed.error.message };
-    if (result.ok && !result.value) continue;
-    const utter = result.ok ? String(rejection.utter) : 'utter_internal_error_rasa';
+    // a condition that cannot be read or evaluated rejects with Rasa's internal error response
+    const result = parsed.ok ? tryEvaluateCondition(parsed.ast, scope) : undefined;
+    if (result?.ok && !result.value) continue;
+    const utter = result?.ok ? String(rejection.utter) : 'utter_internal_error_rasa';
     return [...effects, eventEffect({ event: 'slot', name: slotName, value: null }), utterEffect(utter)];
   }
   return effects;

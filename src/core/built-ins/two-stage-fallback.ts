@@ -51,7 +51,7 @@ export const actionTwoStageFallback: HistoryBuiltInAction = (state, _context, hi
  */
 export const actionRevertFallbackEvents: HistoryBuiltInAction = (_state, _context, history) => {
   const applied = appliedEvents(history);
-  const lastUser = lastOf(applied, 'user') as UserUttered | undefined;
+  const lastUser = applied.findLast((event): event is UserUttered => event.event === 'user');
   if (!lastUser) return [];
   if (lastExecutedActionHas(applied, ASK_REPHRASE))
     return [...revertRephrasing(), eventEffect(withoutTimestamp(lastUser))].map(toEffect);
@@ -102,15 +102,11 @@ function secondAffirmationFailed(events: readonly Event[]): boolean {
 
 /** Rasa's `_last_n_intent_names`: of the last n user messages and reverts, the intents of the messages. */
 function lastIntentNames(events: readonly Event[], count: number): (string | null)[] {
-  const names: (string | null)[] = [];
-  let seen = 0;
-  for (let index = events.length - 1; index >= 0 && seen < count; index -= 1) {
-    const event = events[index] as Event;
-    if (event.event !== 'user' && event.event !== 'rewind') continue;
-    seen += 1;
-    if (event.event === 'user') names.push(event.parse_data.intent.name);
-  }
-  return names;
+  return events
+    .filter((event) => event.event === 'user' || event.event === 'rewind')
+    .slice(-count)
+    .reverse()
+    .flatMap((event) => (event.event === 'user' ? [event.parse_data.intent.name] : []));
 }
 
 function sameList(left: readonly unknown[], right: readonly unknown[]): boolean {
@@ -119,27 +115,15 @@ function sameList(left: readonly unknown[], right: readonly unknown[]): boolean 
 
 /** The events after the latest `restart` (Rasa's AFTER_RESTART verbosity: reverted events included). */
 function eventsAfterRestart(events: readonly Event[]): readonly Event[] {
-  for (let index = events.length - 1; index >= 0; index -= 1)
-    if (events[index]?.event === 'restart') return events.slice(index + 1);
-  return events;
-}
-
-function lastOf(events: readonly Event[], type: Event['event']): Event | undefined {
-  for (let index = events.length - 1; index >= 0; index -= 1)
-    if (events[index]?.event === type) return events[index];
-  return undefined;
+  return events.slice(events.findLastIndex((event) => event.event === 'restart') + 1);
 }
 
 /** Rasa's `last_executed_action_has(name, skip)`: the (skip+1)-th latest action other than action_listen. */
 function lastExecutedActionHas(applied: readonly Event[], name: string, skip = 0): boolean {
-  let remaining = skip;
-  for (let index = applied.length - 1; index >= 0; index -= 1) {
-    const event = applied[index] as Event;
-    if (event.event !== 'action' || (event as ActionExecuted).name === ACTION_LISTEN) continue;
-    if (remaining === 0) return event.name === name;
-    remaining -= 1;
-  }
-  return false;
+  const actions = applied.filter(
+    (event): event is ActionExecuted => event.event === 'action' && event.name !== ACTION_LISTEN,
+  );
+  return actions.at(-1 - skip)?.name === name;
 }
 
 function withoutTimestamp(message: UserUttered): UnstampedEvent {

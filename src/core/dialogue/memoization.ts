@@ -33,10 +33,6 @@ export class MemoizationPolicy {
     }
   }
 
-  get size(): number {
-    return this.lookup.size;
-  }
-
   predict(states: readonly DialogueState[]): string | undefined {
     for (let length = Math.min(this.maxHistory, states.length); length >= 1; length -= 1) {
       const action = this.lookup.get(keyOf(states.slice(-length)));

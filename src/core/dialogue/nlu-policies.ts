@@ -41,7 +41,7 @@ export function nluPolicyConfig(policies: readonly ComponentConfig[]): NluPolicy
       (policy) => policy.name === 'MemoizationPolicy' || policy.name === 'AugmentedMemoizationPolicy',
     )?.options ?? {};
   const number = (value: unknown, fallback: number): number =>
-    typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+    Number.isFinite(value) ? Number(value) : fallback;
   return {
     maxHistory: Math.trunc(number(memo['max_history'], DEFAULT_MAX_HISTORY)),
     fallbackAction:

@@ -55,10 +55,6 @@ export class RulePolicy {
     this.samples = [...rules, ...DEFAULT_RULES].flatMap((rule) => ruleSamples(rule, domain));
   }
 
-  get size(): number {
-    return this.samples.length;
-  }
-
   predict(states: readonly DialogueState[]): RulePrediction | undefined {
     let best: RuleSample | undefined;
     for (const sample of this.samples) {
@@ -81,9 +77,10 @@ function ruleSamples(rule: Rule, domain: Domain): RuleSample[] {
       featurized: (name) => named.has(name),
       markUnset: true,
     });
-    const firstAction = firstPredicted(steps);
-    return samples.slice(firstAction).map((sample) => {
-      const window = rule.conversationStart ? sample.states : sample.states.slice(firstAction);
+    // the rule's first action event is what it reacts to, never a prediction: the listen before its
+    // leading message, or its leading action
+    return samples.slice(1).map((sample) => {
+      const window = rule.conversationStart ? sample.states : sample.states.slice(1);
       return {
         rule: rule.name,
         states: window,
@@ -99,15 +96,6 @@ function ruleSamples(rule: Rule, domain: Domain): RuleSample[] {
 /** Condition steps are slot and loop events before the rule's first step. */
 function conditionEvents(condition: readonly StoryStep[]): DialogueEvent[] {
   return eventsOfSteps(condition).filter((event) => event.type !== 'action');
-}
-
-/**
- * The rule's first step is what it reacts to, never a prediction: after a leading user step the first
- * predicted action is the second action event (the first is the listen before the message).
- */
-function firstPredicted(steps: readonly StoryStep[]): number {
-  const first = steps.find((step) => step.kind === 'intent' || step.kind === 'action');
-  return first?.kind === 'intent' || first?.kind === 'action' ? 1 : 0;
 }
 
 function matches(sample: RuleSample, states: readonly DialogueState[]): boolean {

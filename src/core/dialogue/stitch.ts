@@ -25,16 +25,18 @@ export function storyPaths(stories: readonly Story[]): StoryStep[][] {
   return paths.flatMap(expandOr).slice(0, MAX_STORIES);
 }
 
+/** A story's leading checkpoints (where it continues another), its steps, and its trailing checkpoints. */
 function split(steps: readonly StoryStep[]): { starts: string[]; body: StoryStep[]; ends: string[] } {
-  let first = 0;
-  while (steps[first]?.kind === 'checkpoint') first += 1;
-  let last = steps.length;
-  while (last > first && steps[last - 1]?.kind === 'checkpoint') last -= 1;
-  const name = (step: StoryStep | undefined): string => (step?.kind === 'checkpoint' ? step.name : '');
+  const isStep = (step: StoryStep): boolean => step.kind !== 'checkpoint';
+  const names = (part: readonly StoryStep[]): string[] =>
+    part.flatMap((step) => (step.kind === 'checkpoint' ? [step.name] : []));
+  const first = steps.findIndex(isStep);
+  if (first === -1) return { starts: names(steps), body: [], ends: [] };
   return {
-    starts: steps.slice(0, first).map(name),
-    body: steps.slice(first, last).filter((step) => step.kind !== 'checkpoint'),
-    ends: steps.slice(last).map(name),
+    starts: names(steps.slice(0, first)),
+    // a checkpoint inside a story joins its two halves, which is the story as it is
+    body: steps.filter(isStep),
+    ends: names(steps.slice(steps.findLastIndex(isStep) + 1)),
   };
 }
 

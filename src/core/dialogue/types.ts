@@ -47,5 +47,3 @@ export interface DialogueData {
   readonly stories: readonly Story[];
   readonly rules: readonly Rule[];
 }
-
-export const EMPTY_DIALOGUE_DATA: DialogueData = { stories: [], rules: [] };

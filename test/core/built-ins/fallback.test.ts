@@ -124,6 +124,35 @@ describe('built-in fallback actions', () => {
     });
   });
 
+  describe('action_default_ask_affirmation, edge cases', () => {
+    const asked = async (history: Parameters<typeof runAction>[2]): Promise<unknown> =>
+      (await runAction(plain, 'action_default_ask_affirmation', history))[0];
+
+    it('asks about the top intent itself when it is not nlu_fallback, or when no runner-up is ranked', async () => {
+      const ranked = [
+        { name: 'greet', confidence: 0.6 },
+        { name: 'goodbye', confidence: 0.3 },
+      ];
+      expect(await asked([userWithIntent('greet', 0.6, ranked)])).to.deep.include({
+        text: "Did you mean 'greet'?",
+      });
+      const alone = [{ name: 'nlu_fallback', confidence: 0.3 }];
+      expect(await asked([userWithIntent('nlu_fallback', 0.3, alone)])).to.deep.include({
+        text: "Did you mean 'nlu_fallback'?",
+      });
+    });
+
+    it("prints a message without an intent as Python's None, and says nothing before any user message", async () => {
+      const message = userWithIntent('x');
+      const noIntent = {
+        ...message,
+        parse_data: { ...message.parse_data, intent: { name: null, confidence: 0 } },
+      };
+      expect(await asked([noIntent])).to.deep.include({ text: "Did you mean 'None'?" });
+      expect(await runAction(plain, 'action_default_ask_affirmation', [])).to.deep.equal([]);
+    });
+  });
+
   describe('action_two_stage_fallback (a loop, as Rasa runs it)', () => {
     const listen = executed('action_listen');
     const twoStage = executed('action_two_stage_fallback');
@@ -172,6 +201,7 @@ describe('built-in fallback actions', () => {
 
     it('gives up with action_default_fallback after two fallbacks in a row', async () => {
       const history = [
+        ...[listen, userWithIntent('greet'), executed('utter_greet')],
         listen,
         userWithIntent('nlu_fallback', 0.2),
         twoStage,
@@ -200,6 +230,50 @@ describe('built-in fallback actions', () => {
         `bot:Sorry, I didn't get that. Could you rephrase?`,
         'rewind',
       ]);
+    });
+
+    it('asks for affirmation again when the rephrased message is unclear too', async () => {
+      const loop = activeLoop('action_two_stage_fallback');
+      const history = [
+        ...[listen, userWithIntent('nlu_fallback', 0.2), twoStage, loop],
+        ...[listen, userWithIntent('out_of_scope', 1), twoStage],
+        ...[listen, userWithIntent('nlu_fallback', 0.2)],
+      ];
+      expect(summary(await runAction(plain, 'action_two_stage_fallback', history))).to.deep.equal([
+        "bot:Did you mean 'nlu_fallback'?",
+      ]);
+    });
+
+    it('after giving up, asks again: the message the give-up reverted does not count as a fallback in a row', async () => {
+      const history = [
+        ...[listen, userWithIntent('nlu_fallback', 0.2), twoStage, activeLoop('action_two_stage_fallback')],
+        ...[listen, userWithIntent('nlu_fallback', 0.1), twoStage, activeLoop(null)],
+        ...[executed('action_default_fallback'), reverted()],
+        ...[listen, userWithIntent('nlu_fallback', 0.2)],
+      ];
+      expect(summary(await runAction(plain, 'action_two_stage_fallback', history))).to.deep.equal([
+        "bot:Did you mean 'nlu_fallback'?",
+      ]);
+    });
+
+    it('counts only the messages since the latest restart', async () => {
+      const history = [
+        ...[listen, userWithIntent('nlu_fallback', 0.2), twoStage, activeLoop('action_two_stage_fallback')],
+        { event: 'restart', timestamp: 0 } as const,
+        ...[listen, userWithIntent('nlu_fallback', 0.2)],
+      ];
+      expect(summary(await runAction(plain, 'action_two_stage_fallback', history))).to.deep.equal([
+        'active_loop:action_two_stage_fallback',
+        "bot:Did you mean 'nlu_fallback'?",
+      ]);
+    });
+
+    it('counts a message at the very start of the history', async () => {
+      const history = [
+        ...[userWithIntent('nlu_fallback', 0.2), twoStage, activeLoop('action_two_stage_fallback')],
+        ...[listen, userWithIntent('nlu_fallback', 0.1)],
+      ];
+      expect(summary(await runAction(plain, 'action_two_stage_fallback', history))).to.include('rewind');
     });
 
     it("runs the project's own action_default_ask_affirmation when the domain overrides it", async () => {
@@ -259,6 +333,41 @@ describe('built-in fallback actions', () => {
         'action:action_listen',
         'user:greet@1',
       ]);
+    });
+
+    it('after an affirmation of a rephrased message, takes back the rephrasing turn as well', async () => {
+      const history = [
+        ...[executed('action_listen'), userWithIntent('greet'), executed('utter_greet')],
+        ...[executed('action_listen'), userWithIntent('nlu_fallback', 0.2)],
+        ...[
+          executed('action_default_ask_rephrase'),
+          executed('action_listen'),
+          userWithIntent('nlu_fallback', 0.3),
+        ],
+        ...[
+          executed('action_default_ask_affirmation'),
+          executed('action_listen'),
+          userWithIntent('greet', 0.4),
+        ],
+      ];
+      expect(summary(await runAction(plain, 'action_revert_fallback_events', history))).to.deep.equal([
+        'rewind',
+        'rewind',
+        'action:action_listen',
+        'rewind',
+        'rewind',
+        'rewind',
+        'action:action_listen',
+        'user:greet@1',
+      ]);
+    });
+
+    it('does nothing without a user message, or when the latest action asked nothing', async () => {
+      expect(
+        await runAction(plain, 'action_revert_fallback_events', [executed('action_default_ask_rephrase')]),
+      ).to.be.empty;
+      const answered = [executed('action_listen'), userWithIntent('greet'), executed('utter_greet')];
+      expect(await runAction(plain, 'action_revert_fallback_events', answered)).to.deep.equal([]);
     });
 
     it('does nothing when no fallback question came before', async () => {

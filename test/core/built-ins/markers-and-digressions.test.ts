@@ -1,10 +1,16 @@
 import { expect } from 'chai';
 import type { Event } from '../../../src/core/events/types.js';
-import { stackUpdateEvent } from '../../../src/core/events/stack-update.js';
 import type { Frame } from '../../../src/core/stack/frames.js';
-import { applyStackUpdate } from '../../../src/core/events/stack-update.js';
 import { inlineAssistant } from '../../support/inline-assistant.js';
-import { T0, executed, runAction, summary, userWithIntent } from './run-action.js';
+import {
+  executed,
+  flowFrame,
+  runAction,
+  stackAfter,
+  summary,
+  userWithIntent,
+  withStacks,
+} from './run-action.js';
 
 const assistant = inlineAssistant({
   domain: `
@@ -49,21 +55,7 @@ const digression: Frame = {
   block_digressions: ['check_balance'],
 };
 
-function withStack(stack: readonly Frame[]): Event[] {
-  const event = stackUpdateEvent([], stack, T0);
-  return event ? [event] : [];
-}
-
-function stackAfter(
-  before: readonly Frame[],
-  events: readonly { event: string; update?: string }[],
-): readonly Frame[] {
-  const update = events.find((event) => event.event === 'stack')?.update;
-  if (update === undefined) return before;
-  const result = applyStackUpdate(before, update);
-  if (!result.ok) throw new Error(result.error);
-  return result.stack;
-}
+const withStack = (stack: readonly Frame[]): Event[] => withStacks(stack);
 
 describe('built-in marker and digression actions', () => {
   it('action_deactivate_loop ends the active loop and clears requested_slot', async () => {
@@ -110,8 +102,11 @@ describe('built-in marker and digression actions', () => {
         'pattern_handle_digressions:pattern_handle_digressions',
       ]);
       expect(stack[1]).to.deep.include({
+        previous_flow_name: 'check your balance',
+        interrupted_flow_names: ['check your balance'],
         interrupted_flow_ids: ['check_balance'],
         interrupted_flow_options: 'check your balance',
+        multiple_flows_interrupted: false,
       });
       expect(
         events.filter((event) => event.event === 'bot').map((event) => event.metadata?.['utter_action']),
@@ -138,9 +133,29 @@ describe('built-in marker and digression actions', () => {
       expect(top).to.deep.include({ flow_id: 'check_balance', frame_type: 'interrupt', step_id: 'START' });
     });
 
+    it('block: a flow the assistant does not know is offered under its id', async () => {
+      const unknown = { ...digression, interrupting_flow_id: 'book_flight' };
+      const events = await runAction(assistant, 'action_block_digression', withStack([pizza, unknown]));
+      expect(stackAfter([pizza, unknown], events)[1]).to.deep.include({
+        interrupted_flow_options: 'book_flight',
+      });
+    });
+
+    it('continue: an earlier frame of the interrupting flow leaves the stack; the flow starts anew on top', async () => {
+      const earlier = flowFrame('B', 'check_balance', 'START');
+      const before = [earlier, pizza, digression];
+      const events = await runAction(assistant, 'action_continue_digression', withStack(before));
+      expect(stackAfter(before, events).map((frame) => `${frame.frame_id}:${frame.flow_id}`)).to.deep.equal([
+        'P:order_pizza',
+        'D:pattern_handle_digressions',
+        'N1:check_balance',
+      ]);
+    });
+
     it('both do nothing when pattern_handle_digressions is not the top frame', async () => {
       for (const name of ['action_block_digression', 'action_continue_digression'])
-        expect(await runAction(assistant, name, withStack([pizza]))).to.deep.equal([]);
+        for (const history of [withStack([pizza]), []])
+          expect(await runAction(assistant, name, history)).to.deep.equal([]);
     });
   });
 });

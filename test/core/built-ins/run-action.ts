@@ -8,6 +8,8 @@ import { foldEvents } from '../../../src/core/events/fold-events.js';
 import type { Event, UnstampedEvent, UserUttered } from '../../../src/core/events/types.js';
 import type { ActionOutcome } from '../../../src/core/ports.js';
 import { DEFAULT_ENGINE_OPTIONS } from '../../../src/core/engine-context.js';
+import { applyStackUpdate, stackUpdateEvent } from '../../../src/core/events/stack-update.js';
+import type { Frame, UserFrameType } from '../../../src/core/stack/frames.js';
 
 export const T0 = 1_700_000_000;
 
@@ -113,4 +115,46 @@ export function summary(events: readonly UnstampedEvent[]): string[] {
         return event.event;
     }
   });
+}
+
+/** `stack` events that take an empty stack through each of the given stacks in turn. */
+export function withStacks(...stacks: readonly (readonly Frame[])[]): Event[] {
+  let before: readonly Frame[] = [];
+  return stacks.flatMap((stack) => {
+    const event = stackUpdateEvent(before, stack, T0);
+    before = stack;
+    return event ? [event] : [];
+  });
+}
+
+/** The stack after the action's `stack` event (the stack before when it has none). */
+export function stackAfter(before: readonly Frame[], events: readonly UnstampedEvent[]): readonly Frame[] {
+  const update = events.find((event) => event.event === 'stack');
+  if (update?.event !== 'stack') return before;
+  const result = applyStackUpdate(before, update.update);
+  if (!result.ok) throw new Error(result.error);
+  return result.stack;
+}
+
+/** The stack as `"<frame_id>:<flow_id>@<step_id>"`, bottom first. */
+export function frameSteps(stack: readonly Frame[]): string[] {
+  return stack.map((frame) => `${frame.frame_id}:${frame.flow_id}@${frame.step_id}`);
+}
+
+export function flowFrame(
+  frameId: string,
+  flowId: string,
+  stepId: string,
+  frameType: UserFrameType = 'regular',
+): Frame {
+  return { frame_id: frameId, flow_id: flowId, step_id: stepId, frame_type: frameType, type: 'flow' };
+}
+
+export function patternOf(
+  frameId: string,
+  patternId: `pattern_${string}`,
+  context: Readonly<Record<string, unknown>> = {},
+  stepId = 'START',
+): Frame {
+  return { frame_id: frameId, flow_id: patternId, step_id: stepId, type: patternId, ...context };
 }

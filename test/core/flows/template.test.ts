@@ -90,6 +90,7 @@ describe('flow templates (Jinja placeholders)', () => {
 
   it('detects whether a text has a placeholder', () => {
     expect(hasTemplate('slots.{{context.collect}} is null')).to.equal(true);
+    expect(hasTemplate('slots.{{ context.collect }} is null')).to.equal(true);
     expect(hasTemplate("{'a' 'b'} contains slots.x")).to.equal(false);
     expect(hasTemplate('utter_greet')).to.equal(false);
   });

@@ -9,6 +9,8 @@ describe("Python's repr() and str() of tracker values", () => {
     ['None', null, 'None'],
     ['a bool', false, 'False'],
     ['an int', -42, '-42'],
+    ['zero', 0, '0'],
+    ['a whole number too large for JavaScript to print without an exponent', 1e21, '1000000000000000000000'],
     ['a float', 2.5, '2.5'],
     ['the smallest float without an exponent', 0.0001, '0.0001'],
     ['a small float with a two-digit exponent', 0.00001, '1e-05'],

@@ -206,6 +206,36 @@ describe('collect step', () => {
     expect(utterances(events)).to.include('utter_internal_error_rasa');
     expect(utterances(events)).to.not.include('utter_done');
     expect((await conversation.stack()).filter((frame) => frame.type === 'flow')).to.deep.equal([]);
+    const error = events.find(
+      (event) => event.event === 'flow_started' && event.flow_id === 'pattern_internal_error',
+    );
+    expect(error?.metadata).to.include({ error_type: 'rasa_internal_error_default' });
+  });
+
+  it('for a slot the domain does not declare, raises pattern_internal_error instead of failing', async () => {
+    // validation reports the unknown slot; a stale project can still reach such a step at run time
+    const broken = inlineAssistant(
+      {
+        domain: `
+        responses:
+          utter_done:
+            - text: Done.
+      `,
+        flows: `
+        flows:
+          paint:
+            description: Paint the wall.
+            steps:
+              - collect: colour
+              - action: utter_done
+      `,
+      },
+      { validate: false },
+    );
+    const conversation = await startConversation(broken);
+    const events = await conversation.send('paint', [start('paint')]);
+    expect(utterances(events)).to.include('utter_internal_error_rasa');
+    expect(utterances(events)).to.not.include('utter_done');
   });
 
   it('without a question but with an initial value, moves on without asking', async () => {

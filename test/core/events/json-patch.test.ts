@@ -143,6 +143,7 @@ describe('JSON Patch (RFC 6902)', () => {
       fails('/list', [1, 2, 3]);
       fails('/list', [1, 3]);
       fails('/object', { a: 1 });
+      fails('/object', { a: 1, b: 2, c: 3 });
       fails('/object', { a: 1, b: 3 });
       fails('/object', { a: 1, c: 2 });
       expect(applyPatch(doc, [{ op: 'test', path: '/object', value: { b: 2, a: 1 } }])).to.equal(doc);

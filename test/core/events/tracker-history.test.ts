@@ -41,8 +41,8 @@ describe('tracker history kept by the reducer', () => {
       );
     });
 
-    it('records a user flow pushed with a pattern above it as the stack up to that flow', () => {
-      const state = foldEvents(freshState(), walk(collectingAmount));
+    it('records a user flow pushed with patterns above it as the stack up to that flow', () => {
+      const state = foldEvents(freshState(), walk([...collectingAmount, collectFrame('F3', 'recipient')]));
       expect(latestStackAt(state, 'transfer', 'ask_amount')).to.deep.equal(transferAtAmount);
     });
 

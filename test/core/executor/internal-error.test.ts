@@ -90,6 +90,8 @@ describe('internal error after a failed action', () => {
     const running = stateWith([transfer]);
     const stack = stackAfter(running, internalErrorEvents(running, context));
     expect(internalErrorEvents(stateWith(stack), context)).to.deep.equal([]);
+    const alone = stackAfter(stateWith([]), internalErrorEvents(stateWith([]), context));
+    expect(internalErrorEvents(stateWith(alone), context)).to.deep.equal([]);
   });
 
   it('adds pattern_internal_error to an empty stack', () => {

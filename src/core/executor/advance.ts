@@ -71,15 +71,14 @@ function advance(draft: TurnDraft, context: EngineContext): string | undefined {
   return undefined;
 }
 
-/** Winds the active user flow down and reports an internal error (Rasa's FlowCircuitBreaker handling). */
+/**
+ * Winds the active user flow down and reports an internal error (Rasa's FlowCircuitBreaker handling,
+ * `end_top_user_flow`): every frame from the top down to the topmost user frame, a called flow's
+ * included, continues at END; with no user frame on the stack, every frame does.
+ */
 function breakCircuit(draft: TurnDraft, context: EngineContext): void {
-  const userIndex = topUserFrameIndex(draft.stack);
-  let stack = draft.stack;
-  if (userIndex === -1) stack = [];
-  for (let index = Math.max(userIndex, 0); index < stack.length; index += 1) {
-    const frame = stack[index];
-    if (frame) stack = replaceAt(stack, index, withStepId(frame, `${CONTINUE_STEP_PREFIX}${END_STEP}`));
-  }
-  draft.setStack(stack);
+  const from = Math.max(topUserFrameIndex(draft.stack, { includeCallFrames: true }), 0);
+  const atEnd = `${CONTINUE_STEP_PREFIX}${END_STEP}`;
+  draft.setStack(draft.stack.map((frame, index) => (index < from ? frame : withStepId(frame, atEnd))));
   pushInternalError({ draft, context }, { cancelFlow: false, errorType: 'rasa_internal_error_default' });
 }

@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { AppError } from '../../../src/core/errors.js';
 import type { Event, TrackerState } from '../../../src/core/events/index.js';
-import { applyEvent, foldEvents } from '../../../src/core/events/index.js';
+import { applyEvent, createTrackerState, foldEvents } from '../../../src/core/events/index.js';
 import {
   action,
   bot,
@@ -178,6 +178,31 @@ describe('applyEvent (the tracker reducer)', () => {
       expect(state.latestMessage).to.equal(before.latestMessage);
     });
 
+    it('routing_session_ended resets like a restart but keeps the shared slots, who filled them, and the recent messages', () => {
+      const init = createTrackerState({
+        senderId: 'alice',
+        initialSlots: { amount: null, recipient: null },
+        sharedSlots: ['recipient', 'not_in_domain'],
+      });
+      const before = fold(
+        [
+          user('hi'),
+          slot('amount', 5, 'LLM'),
+          slot('recipient', 'Joe', 'NLU'),
+          stackEvent([], [flowFrame('F1', 'transfer', 'ask_amount')]),
+          bot('hello'),
+        ],
+        init,
+      );
+      const state = applyEvent(before, simple('routing_session_ended'));
+      expect(state.slots).to.deep.equal({ amount: null, recipient: 'Joe' });
+      expect(state.slotFilledBy).to.deep.equal({ recipient: 'NLU' });
+      expect(state.stack).to.deep.equal([]);
+      expect(state.followupAction).to.equal(null);
+      expect(state.latestMessage).to.equal(undefined);
+      expect(state.recentMessages).to.equal(before.recentMessages);
+    });
+
     it('resets undeclared slots away and keeps the initial values object', () => {
       const state = fold([slot('surprise', 1), simple('reset_slots')]);
       expect(state.slots).to.equal(state.initialSlots);
@@ -213,6 +238,11 @@ describe('applyEvent (the tracker reducer)', () => {
       expect(state.latestMessage?.parse_data.entities).to.deep.equal([city]);
       const again = applyEvent(state, { event: 'entities', timestamp: T0, entities: [city] });
       expect(again.latestMessage).to.equal(state.latestMessage);
+    });
+
+    it('ignores entities before any user message', () => {
+      const state = fold([action('action_listen'), { event: 'entities', timestamp: T0, entities: [city] }]);
+      expect(state.latestMessage).to.equal(undefined);
     });
 
     it('ignores entities after another action ran', () => {
@@ -251,14 +281,18 @@ describe('applyEvent (the tracker reducer)', () => {
 
   it('refuses rewind and undo, which need the history, with a typed error', () => {
     for (const type of ['rewind', 'undo'] as const) {
-      expect(() => applyEvent(freshState(), simple(type)))
+      expect(() => applyEvent(fold([user('hi')]), simple(type)))
         .to.throw(AppError)
-        .with.property('code', 'EVENT_NEEDS_HISTORY');
+        .that.deep.includes({ code: 'EVENT_NEEDS_HISTORY', details: { event: type, eventIndex: 1 } });
     }
   });
 });
 
 describe('recent messages (the conversation an LLM prompt shows)', () => {
+  it('starts with the first message of the conversation', () => {
+    expect(fold([action('action_listen'), user('hi')]).recentMessages).to.deep.equal([user('hi')]);
+  });
+
   it('keeps the latest 40 user and bot messages in order, and forgets them on restart and session start', () => {
     const events: Event[] = [];
     for (let turn = 0; turn < 30; turn += 1)
@@ -271,6 +305,9 @@ describe('recent messages (the conversation an LLM prompt shows)', () => {
       'b29',
     ]);
     expect(state.recentMessages[0]?.text).to.equal('u10');
+    const oneMore = applyEvent(state, user('u30'));
+    expect(oneMore.recentMessages).to.have.length(40);
+    expect(oneMore.recentMessages[0]?.text).to.equal('b10');
     expect(fold([simple('restart')], state).recentMessages).to.deep.equal([]);
     expect(fold([simple('session_started')], state).recentMessages).to.deep.equal([]);
   });

@@ -100,6 +100,10 @@ describe('JSON Patch diff', () => {
   it('treats members whose value is undefined as absent, as JSON does', () => {
     expect(diffPatch({ a: 1, b: undefined }, { a: 1 })).to.deep.equal([]);
     expect(diffPatch({ a: 1 }, { a: 1, b: undefined })).to.deep.equal([]);
+    // the JSON of the first document has no "b", so "b" must be added, not replaced
+    expect(diffPatch({ a: 1, b: undefined }, { a: 1, b: 2 })).to.deep.equal([
+      { op: 'add', path: '/b', value: 2 },
+    ]);
   });
 
   it('escapes member names in paths', () => {

@@ -97,6 +97,14 @@ describe('JSON Patch (RFC 6902)', () => {
       patchErrorOf(() => applyPatch(doc, [{ op: 'move', from: '/b', path: '/b' }]));
     });
 
+    it('moves a value under a member whose name merely ends like the source', () => {
+      // "/b/a/" is the empty-named member of /b/a, not a child of "/a"
+      const doc = { a: 1, b: { a: {} } };
+      expect(applyPatch(doc, [{ op: 'move', from: '/a', path: '/b/a/' }])).to.deep.equal({
+        b: { a: { '': 1 } },
+      });
+    });
+
     it('rejects moving a value into its own child and moving a missing value', () => {
       patchErrorOf(() => applyPatch({ a: { b: {} } }, [{ op: 'move', from: '/a', path: '/a/b/c' }]));
       patchErrorOf(() => applyPatch({ a: 1 }, [{ op: 'move', from: '/x', path: '/y' }]));
@@ -125,6 +133,25 @@ describe('JSON Patch (RFC 6902)', () => {
       patchErrorOf(() => applyPatch({ a: 1 }, [{ op: 'test', path: '/a', value: 2 }]));
       patchErrorOf(() => applyPatch({ a: 1 }, [{ op: 'test', path: '/a', value: '1' }]));
       patchErrorOf(() => applyPatch({ a: [1] }, [{ op: 'test', path: '/a', value: { 0: 1 } }]));
+    });
+
+    it('compares lists by length and every item, and objects by every member', () => {
+      const doc = { list: [1, 2], object: { a: 1, b: 2 } };
+      const fails = (path: string, value: unknown) =>
+        patchErrorOf(() => applyPatch(doc, [{ op: 'test', path, value }]));
+      fails('/list', [1]);
+      fails('/list', [1, 2, 3]);
+      fails('/list', [1, 3]);
+      fails('/object', { a: 1 });
+      fails('/object', { a: 1, b: 2, c: 3 });
+      fails('/object', { a: 1, b: 3 });
+      fails('/object', { a: 1, c: 2 });
+      expect(applyPatch(doc, [{ op: 'test', path: '/object', value: { b: 2, a: 1 } }])).to.equal(doc);
+    });
+
+    it('cannot test the position past the end of a list', () => {
+      patchErrorOf(() => applyPatch({ list: [1] }, [{ op: 'test', path: '/list/-', value: 1 }]));
+      patchErrorOf(() => applyPatch({ list: [1] }, [{ op: 'copy', from: '/list/-', path: '/x' }]));
     });
 
     it('stops the whole patch when a test fails', () => {
@@ -212,6 +239,24 @@ describe('JSON Patch (RFC 6902)', () => {
       patchErrorOf(() => parsePatch([{ op: 'move', path: '/a' }]));
       patchErrorOf(() => parsePatch([{ op: 'remove' }]));
       patchErrorOf(() => parsePatch(['remove']));
+      patchErrorOf(() => parsePatch([{ path: '/a' }]));
+      patchErrorOf(() => parsePatch([{ op: 'add', path: 1, value: 1 }]));
+    });
+
+    it('names the operation that is wrong', () => {
+      expect(patchErrorOf(() => parsePatch([{ op: 'remove', path: '/a' }, 7])).message).to.match(
+        /operation 1/,
+      );
+      expect(patchErrorOf(() => parsePatch([{ op: 'remove', path: '/a' }, { path: '/a' }])).message).to.match(
+        /operation 1 has no "op"/,
+      );
+      expect(patchErrorOf(() => parsePatch([{ op: 'merge', path: '/a' }])).message).to.match(/"merge"/);
+      expect(patchErrorOf(() => parsePatch([{ op: 'copy', path: '/a' }])).message).to.match(
+        /\(copy\).*"from"/,
+      );
+      expect(patchErrorOf(() => parsePatch([{ op: 'test', path: '/a' }])).message).to.match(
+        /\(test\).*"value"/,
+      );
     });
   });
 });

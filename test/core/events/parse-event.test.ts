@@ -124,6 +124,33 @@ describe('parseEvent', () => {
       expect(accepted({ event: 'loop_interrupted' })).to.deep.include({ is_interrupted: false });
     });
 
+    it('a user event with null parse data, or parse data without an intent, as not understood', () => {
+      const nullParse = accepted({ event: 'user', text: 'hi', parse_data: null });
+      expect(nullParse.event === 'user' && nullParse.parse_data).to.deep.equal({
+        text: 'hi',
+        intent: { name: null, confidence: 0 },
+        entities: [],
+      });
+      const nullIntent = accepted({ event: 'user', text: 'hi', parse_data: { intent: null } });
+      expect(nullIntent.event === 'user' && nullIntent.parse_data.intent).to.deep.equal({
+        name: null,
+        confidence: 0,
+      });
+      // an intent dict without a name is no prediction, so it gets no confidence either
+      const unnamed = accepted({ event: 'user', text: 'hi', parse_data: { intent: {} } });
+      expect(unnamed.event === 'user' && unnamed.parse_data.intent).to.deep.equal({
+        name: null,
+        confidence: 0,
+      });
+    });
+
+    it('a null value of a nullable field as it is', () => {
+      expect(accepted({ event: 'action', name: 'x', policy: null, confidence: null })).to.deep.include({
+        policy: null,
+        confidence: null,
+      });
+    });
+
     it('a null metadata as none', () => {
       expect(accepted({ event: 'pause', metadata: null })).to.not.have.property('metadata');
     });
@@ -165,9 +192,39 @@ describe('parseEvent', () => {
       expect(rejected({ event: 'entities', entities: ['city'] })).to.match(/entities\[0\]/);
     });
 
+    it('null for an optional field that may not be null', () => {
+      expect(rejected({ event: 'action', name: 'x', hide_rule_turn: null })).to.match(
+        /"hide_rule_turn" must be a boolean$/,
+      );
+    });
+
+    it('numbers that are not finite, and names the kind a field needs', () => {
+      expect(rejected({ event: 'action', name: 'x', confidence: Number.NaN })).to.match(
+        /"confidence" must be a number or null/,
+      );
+      expect(rejected({ event: 'action', name: 'x', confidence: Number.POSITIVE_INFINITY })).to.match(
+        /"confidence"/,
+      );
+      expect(rejected({ event: 'entities', entities: 'city' })).to.match(/"entities" must be an array$/);
+      expect(rejected({ event: 'bot', data: 'x' })).to.match(/"data" must be an object$/);
+    });
+
+    it('a malformed intent or entity list inside the parse data', () => {
+      expect(rejected({ event: 'user', parse_data: { intent: { name: 5 } } })).to.match(
+        /"parse_data.intent.name" must be a string or null/,
+      );
+      expect(
+        rejected({ event: 'user', parse_data: { intent: { name: 'greet', confidence: 'high' } } }),
+      ).to.match(/"parse_data.intent.confidence" must be a number/);
+      expect(rejected({ event: 'user', parse_data: { entities: {} } })).to.match(
+        /"parse_data.entities" must be an array/,
+      );
+    });
+
     it('a timestamp or metadata of the wrong type', () => {
       expect(rejected({ event: 'pause', timestamp: '2024-01-01' })).to.match(/"timestamp"/);
       expect(rejected({ event: 'pause', timestamp: Number.NaN })).to.match(/"timestamp"/);
+      expect(rejected({ event: 'pause', timestamp: Number.POSITIVE_INFINITY })).to.match(/"timestamp"/);
       expect(rejected({ event: 'pause', metadata: 'x' })).to.match(/"metadata"/);
     });
   });

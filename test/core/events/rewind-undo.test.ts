@@ -111,11 +111,18 @@ describe('rewind and undo', () => {
       expect(state.sessionStartIndex).to.equal(1);
     });
 
+    it('folds an undo by reverting the latest action', () => {
+      const events: Event[] = [action('action_listen'), user('hi'), action('utter_greet'), simple('undo')];
+      const state = foldEvents(freshState(), events);
+      expect(state.latestActionName).to.equal('action_listen');
+      expect(state.eventCount).to.equal(4);
+    });
+
     it('refuses prior events that do not match the state', () => {
       const state = foldEvents(freshState(), log.slice(0, 6));
       expect(() => applyEvents(state, log.slice(0, 5), [simple('undo')]))
         .to.throw(AppError)
-        .with.property('code', 'EVENT_NEEDS_HISTORY');
+        .that.deep.includes({ code: 'EVENT_NEEDS_HISTORY', details: { expected: 6, given: 5 } });
     });
   });
 });

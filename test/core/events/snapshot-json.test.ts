@@ -124,5 +124,74 @@ describe('tracker snapshot JSON', () => {
     it('an event count that disagrees with the state', () => {
       expect(snapshotFromJson({ ...valid(), eventCount: 1 })).to.equal(undefined);
     });
+
+    it('an event count or a state that is not of the right kind', () => {
+      expect(snapshotFromJson({ ...valid(), eventCount: '3' })).to.equal(undefined);
+      expect(snapshotFromJson({ ...valid(), state: 'state' })).to.equal(undefined);
+    });
+
+    // each field's reader checks its kind; a snapshot written by another build or damaged in the store
+    // must be ignored rather than become the conversation's state
+    const wrongKinds: readonly (readonly [string, unknown])[] = [
+      ['senderId', 5],
+      ['sharedSlots', 'city'],
+      ['sharedSlots', ['city', 1]],
+      ['slotFilledBy', 'LLM'],
+      ['slotFilledBy', { city: 1 }],
+      ['stack', 'frames'],
+      ['stack', [{ frame_id: 'f1' }, 'frame']],
+      ['stackHistory', 'history'],
+      ['stackHistory', [['k', [], 'extra']]],
+      ['stackHistory', [[1, []]]],
+      ['stackHistory', [['k', 'frames']]],
+      ['stackHistory', ['k']],
+      ['latestMessage', { event: 'bot', text: 'hi' }],
+      ['latestMessage', 'hi'],
+      ['latestAction', 'action_listen'],
+      ['latestActionName', 7],
+      ['followupAction', 7],
+      ['paused', 'no'],
+      ['activeLoop', false],
+      ['latestEventTime', '1700000000'],
+      ['latestEventTime', Number.POSITIVE_INFINITY],
+      ['sessionStartIndex', -1],
+      ['sessionStartIndex', 1.5],
+      ['afterRestartIndex', '0'],
+      ['lastBotTurn', 'hello'],
+      ['lastBotTurn', [{ event: 'user', text: 'hi' }]],
+      ['lastBotTurn', ['hello']],
+      ['previousBotTurn', [{ event: 'bot', text: 'a' }, { event: 'action' }]],
+      ['recentMessages', 'hello'],
+      [
+        'recentMessages',
+        [
+          { event: 'user', text: 'hi' },
+          { event: 'action', name: 'x' },
+        ],
+      ],
+      ['recentMessages', [{ event: 'bot', text: 'hi' }, 'hi']],
+      ['stackUpdateFailures', 'failed'],
+      ['stackUpdateFailures', [{ eventIndex: 1, error: 'x' }, 1]],
+    ];
+    for (const [field, value] of wrongKinds) {
+      it(`${field}: ${JSON.stringify(value)}`, () => {
+        expect(snapshotFromJson(withState((state) => (state[field] = value)))).to.equal(undefined);
+      });
+    }
+  });
+
+  it('restores the fields that only a paused, scheduled or channel-bound conversation sets', () => {
+    const state = states[2] as TrackerState;
+    const busy: TrackerState = {
+      ...state,
+      followupAction: 'action_session_start',
+      activeLoop: 'some_form',
+      latestInputChannel: 'socketio',
+      paused: true,
+    };
+    expect(throughText({ eventCount: busy.eventCount, state: busy })).to.deep.equal({
+      eventCount: busy.eventCount,
+      state: busy,
+    });
   });
 });

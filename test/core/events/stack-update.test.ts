@@ -60,4 +60,34 @@ describe('stack update events', () => {
     for (const result of [notAList, noFrameId, unknownType]) expect(result.ok).to.equal(false);
     expect(!unknownType.ok && unknownType.error).to.match(/unknown type "agent"/);
   });
+
+  it('says which frame is broken and how', () => {
+    const errorOf = (value: unknown): string => {
+      const result = applyStackUpdate([bottom], JSON.stringify([{ op: 'add', path: '/1', value }]));
+      return result.ok ? 'applied' : result.error;
+    };
+    expect(errorOf('pattern_x')).to.equal('stack frame 1 is not an object');
+    expect(errorOf({ ...top, flow_id: 3 })).to.equal('stack frame 1 has no string "flow_id"');
+    expect(errorOf({ ...top, step_id: undefined })).to.equal('stack frame 1 has no string "step_id"');
+    expect(errorOf({ ...bottom, frame_id: 'F9', frame_type: 'detour' })).to.equal(
+      'stack frame 1 has an unknown "frame_type"',
+    );
+    const notAList = applyStackUpdate([bottom], '[{"op": "replace", "path": "", "value": {}}]');
+    expect(!notAList.ok && notAList.error).to.equal('the patched stack is not a list');
+  });
+
+  it('applies the update the engine just wrote to another stack or another update as written', () => {
+    const pushed = stackUpdateEvent([bottom], [bottom, top], 1);
+    const other = flowFrame('F7', 'check_balance', 'START');
+    // the same update text against another stack
+    expect(applyStackUpdate([other], pushed?.update ?? '')).to.deep.equal({ ok: true, stack: [other, top] });
+    // another update against the same stack object
+    const stack = [bottom];
+    stackUpdateEvent(stack, [bottom, top], 1);
+    const replaced = JSON.stringify([{ op: 'replace', path: '/0/step_id', value: 'ask_recipient' }]);
+    expect(applyStackUpdate(stack, replaced)).to.deep.equal({
+      ok: true,
+      stack: [{ ...bottom, step_id: 'ask_recipient' }],
+    });
+  });
 });

@@ -41,6 +41,16 @@ describe('tracker history kept by the reducer', () => {
       );
     });
 
+    it('records a user flow pushed with patterns above it as the stack up to that flow', () => {
+      const state = foldEvents(freshState(), walk([...collectingAmount, collectFrame('F3', 'recipient')]));
+      expect(latestStackAt(state, 'transfer', 'ask_amount')).to.deep.equal(transferAtAmount);
+    });
+
+    it('records nothing for a stack of patterns only', () => {
+      const state = foldEvents(freshState(), walk([collectFrame('F3', 'amount')]));
+      expect(state.stackHistory.size).to.equal(0);
+    });
+
     it('records nothing for an empty stack and is cleared by a restart', () => {
       const popped = foldEvents(freshState(), walk(transferAtAmount, []));
       expect(popped.stackHistory.size).to.equal(1);

@@ -118,6 +118,18 @@ describe('tracker JSON (current_state)', () => {
     it('APPLIED leaves out reverted events', () =>
       expect(eventsFor('APPLIED')).to.deep.equal([action('action_listen'), user('a')]));
     it('NONE gives null', () => expect(eventsFor('NONE')).to.equal(null));
+    it('AFTER_RESTART after a restart that opens the log gives the events after it', () => {
+      const log: Event[] = [simple('restart'), user('a')];
+      expect(
+        trackerToJson(foldEvents(freshState(), log), log, { verbosity: 'AFTER_RESTART' }).events,
+      ).to.deep.equal([user('a')]);
+    });
+    it('AFTER_RESTART without a restart gives every event', () => {
+      const log: Event[] = [action('action_listen'), user('a')];
+      expect(
+        trackerToJson(foldEvents(freshState(), log), log, { verbosity: 'AFTER_RESTART' }).events,
+      ).to.deep.equal(log);
+    });
   });
 
   it('round-trips: folding the events of the JSON gives the same state', () => {
@@ -130,8 +142,21 @@ describe('tracker JSON (current_state)', () => {
     expect(result.events).to.deep.equal(conversation);
   });
 
+  it('reads a tracker without events as a new conversation with the given slots', () => {
+    const result = trackerFromJson(
+      { sender_id: 'x' },
+      { initialSlots: INITIAL_SLOTS, now: 0, sharedSlots: ['amount'] },
+    );
+    if (!result.ok) throw new Error(JSON.stringify(result.errors));
+    expect(result.events).to.deep.equal([]);
+    expect(result.state).to.deep.include({ senderId: 'x', slots: INITIAL_SLOTS, sharedSlots: ['amount'] });
+  });
+
   it('reports a tracker without a sender id or with bad events', () => {
-    expect(trackerFromJson({ events: [] }, { initialSlots: {}, now: 0 }).ok).to.equal(false);
+    expect(trackerFromJson({ events: [] }, { initialSlots: {}, now: 0 })).to.deep.equal({
+      ok: false,
+      errors: [{ index: -1, error: 'a tracker needs a string "sender_id"' }],
+    });
     const bad = trackerFromJson(
       { sender_id: 'x', events: [{ event: 'nope' }] },
       { initialSlots: {}, now: 0 },

@@ -206,6 +206,61 @@ describe('collect step', () => {
     expect(utterances(events)).to.include('utter_internal_error_rasa');
     expect(utterances(events)).to.not.include('utter_done');
     expect((await conversation.stack()).filter((frame) => frame.type === 'flow')).to.deep.equal([]);
+    const error = events.find(
+      (event) => event.event === 'flow_started' && event.flow_id === 'pattern_internal_error',
+    );
+    expect(error?.metadata).to.include({ error_type: 'rasa_internal_error_default' });
+  });
+
+  it('without a question in a pattern, with no user flow to cancel, raises pattern_internal_error', async () => {
+    const broken = inlineAssistant(
+      {
+        domain: `
+        slots:
+          colour:
+            type: text
+      `,
+        flows: `
+        flows:
+          pattern_chitchat:
+            description: Ask for a colour without a question.
+            steps:
+              - collect: colour
+      `,
+      },
+      { validate: false },
+    );
+    const conversation = await startConversation(broken);
+    const events = await conversation.send('blah', [{ command: 'chitchat' }]);
+    expect(flowsStarted(events)).to.include('pattern_internal_error');
+    expect(flowsStarted(events)).to.not.include('pattern_cancel_flow');
+    expect(utterances(events)).to.include('utter_internal_error_rasa');
+  });
+
+  it('for a slot the domain does not declare, raises pattern_internal_error instead of failing', async () => {
+    // validation reports the unknown slot; a stale project can still reach such a step at run time
+    const broken = inlineAssistant(
+      {
+        domain: `
+        responses:
+          utter_done:
+            - text: Done.
+      `,
+        flows: `
+        flows:
+          paint:
+            description: Paint the wall.
+            steps:
+              - collect: colour
+              - action: utter_done
+      `,
+      },
+      { validate: false },
+    );
+    const conversation = await startConversation(broken);
+    const events = await conversation.send('paint', [start('paint')]);
+    expect(utterances(events)).to.include('utter_internal_error_rasa');
+    expect(utterances(events)).to.not.include('utter_done');
   });
 
   it('without a question but with an initial value, moves on without asking', async () => {

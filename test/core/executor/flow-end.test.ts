@@ -2,6 +2,7 @@ import { expect } from 'chai';
 import type { Command } from '../../../src/core/commands/types.js';
 import type { Event } from '../../../src/core/events/types.js';
 import type { Conversation } from '../../support/inline-assistant.js';
+import { joinOptions } from '../../../src/core/executor/flow-end.js';
 import {
   flowEvents,
   flowsStarted,
@@ -47,6 +48,15 @@ const flows = `
       run_pattern_completed: false
       steps:
         - action: utter_noted
+    book_trip:
+      description: Book a trip, asking for the city in a called flow.
+      steps:
+        - call: ask_city
+        - action: utter_noted
+    ask_city:
+      description: Ask for the city.
+      steps:
+        - collect: city
 `;
 const config313 = `
   recipe: default.v1
@@ -147,6 +157,29 @@ describe('flow end', () => {
     const chosen = await conversation.send('/SetSlots(interrupted_flow_to_continue=transfer_money)');
     expect(flowEvents(chosen)).to.include('flow_resumed transfer_money');
     expect(utterances(chosen)).to.deep.equal(['utter_ask_recipient']);
+  });
+
+  it('names the interrupted flows as one option text: "A", "A or B", "A, B or C"', async () => {
+    const conversation = await startConversation(assistant);
+    await conversation.send('send money', [start('transfer_money')]);
+    await conversation.send('weather', [start('check_weather')]);
+    const events = await conversation.send('hello', [start('greet')]);
+    expect(startedContext(events, 'pattern_continue_interrupted')).to.include({
+      interrupted_flow_options: 'check weather or transfer money',
+    });
+    expect(joinOptions([])).to.equal('');
+    expect(joinOptions(['a'])).to.equal('a');
+    expect(joinOptions(['a', 'b', 'c'])).to.equal('a, b or c');
+  });
+
+  it('offers to continue the caller, not the called flow, that an interruption left', async () => {
+    const conversation = await startConversation(assistant);
+    await conversation.send('book', [start('book_trip')]);
+    const events = await conversation.send('hello', [start('greet')]);
+    expect(startedContext(events, 'pattern_continue_interrupted')).to.deep.include({
+      interrupted_flow_ids: ['book_trip'],
+      multiple_flows_interrupted: false,
+    });
   });
 
   it('with resumeInterruptedFlowsAtOnce and the Rasa 3.13 patterns, says it continues and resumes at once', async () => {

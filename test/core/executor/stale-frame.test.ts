@@ -1,6 +1,9 @@
 import { expect } from 'chai';
 import type { Command } from '../../../src/core/commands/types.js';
+import { DEFAULT_ENGINE_OPTIONS, type EngineContext } from '../../../src/core/engine-context.js';
+import { createTrackerState, foldEvents } from '../../../src/core/events/index.js';
 import { stackUpdateEvent } from '../../../src/core/events/stack-update.js';
+import { predictNextAction } from '../../../src/core/executor/advance.js';
 import type { UserFlowFrame } from '../../../src/core/stack/frames.js';
 import {
   flowsStarted,
@@ -76,6 +79,39 @@ describe('stale frames (the assistant changed under a running conversation)', ()
     const events = await conversation.send('hmm');
     expect(utterances(events)).to.include('utter_ask_recipient');
     expect((await conversation.stack()).map((item) => item.flow_id)).to.deep.equal([
+      'transfer_money',
+      'pattern_collect_information',
+    ]);
+  });
+});
+
+describe('predicting the next action over stale frames (the engine alone, before any command cleanup)', () => {
+  const context: EngineContext = {
+    flows: assistant.flows,
+    domain: assistant.domain,
+    now: 1,
+    newFrameId: () => 'F9',
+    options: DEFAULT_ENGINE_OPTIONS,
+  };
+
+  function stateWith(frames: UserFlowFrame[]) {
+    const init = createTrackerState({ senderId: 'u', initialSlots: { recipient: null } });
+    const event = stackUpdateEvent([], frames, 1);
+    return event ? foldEvents(init, [event]) : init;
+  }
+
+  it('drops a frame of a removed flow and listens', () => {
+    const prediction = predictNextAction(stateWith([frame('removed_flow', 'some_step')]), context);
+    expect(prediction.action).to.equal('action_listen');
+    expect(prediction.state.stack).to.deep.equal([]);
+  });
+
+  it('drops a frame at a removed step and goes on with the frame below', () => {
+    const below = frame('transfer_money', 'START', 'OLD00001');
+    const stale = { ...frame('greet', 'renamed_step', 'OLD00002'), frame_type: 'interrupt' as const };
+    const prediction = predictNextAction(stateWith([below, stale]), context);
+    expect(prediction.action).to.equal('action_run_slot_rejections');
+    expect(prediction.state.stack.map((item) => item.flow_id)).to.deep.equal([
       'transfer_money',
       'pattern_collect_information',
     ]);

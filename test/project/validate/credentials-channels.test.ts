@@ -8,6 +8,14 @@ import { runCli } from '../../cli/cli-harness.js';
 import { writeInlineProject } from '../../support/inline-project.js';
 import type { InlineProjectFiles } from '../../support/inline-project.js';
 
+// `parley data validate` loads the validator with import() (the CLI loads its commands lazily). Under mocha
+// that is a second, ES module, instance of the validator and of all it imports, apart from the one this
+// file's imports load. Loading it before any test runs lets Stryker count its module-level code as load
+// time, rather than as coverage of the test below (which made every such mutant of src/core a survivor).
+before(async () => {
+  await import('../../../src/project/validate/index.js');
+});
+
 const DOMAIN = 'responses:\n  utter_hi:\n    - text: hi\n';
 const FLOWS = 'flows:\n  greet:\n    description: say hi\n    steps:\n      - action: utter_hi\n';
 

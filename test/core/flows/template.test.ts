@@ -1,6 +1,6 @@
 import { expect } from 'chai';
-import { evaluateCondition, parseCondition } from '../../src/core/flows/conditions/index.js';
-import { hasTemplate, renderTemplate } from '../../src/core/flows/template.js';
+import { evaluateCondition, parseCondition } from '../../../src/core/flows/conditions/index.js';
+import { hasTemplate, renderTemplate } from '../../../src/core/flows/template.js';
 
 describe('flow templates (Jinja placeholders)', () => {
   it('renders a dotted path from the scope', () => {
@@ -55,12 +55,42 @@ describe('flow templates (Jinja placeholders)', () => {
     expect(renderTemplate('a  {{- context.x -}}  b', { context: { x: 'X' } })).to.equal('aXb');
   });
 
+  it('trims only the side a dash is on, between two placeholders too', () => {
+    const scope = { a: 'A', b: 'B' };
+    expect(renderTemplate('  {{ a -}}  ,  {{ b }}  ', scope)).to.equal('  A,  B  ');
+    expect(renderTemplate('{{ a }}  ,  {{- b }}', scope)).to.equal('A  ,B');
+  });
+
+  it('keeps the last line of a text without a trailing newline', () => {
+    expect(renderTemplate('a\nb', {})).to.equal('a\nb');
+  });
+
+  it('reads keys with digits, and list items past the ninth', () => {
+    const items = Array.from({ length: 12 }, (_, index) => `item${index}`);
+    expect(
+      renderTemplate('{{ context.slot1 }}/{{ context.items.10 }}', { context: { slot1: 'x', items } }),
+    ).to.equal('x/item10');
+  });
+
+  it('reads a character of a string by position, counting code points', () => {
+    expect(
+      renderTemplate('{{ context.name.0 }}{{ context.emoji.0 }}', { context: { name: 'Zoë', emoji: '😀b' } }),
+    ).to.equal('Z😀');
+  });
+
+  it('renders names a list or dict does not have as Undefined (nothing)', () => {
+    // Jinja: `items.length` is no attribute of a list, `d.0` looks up the int 0, which a JSON dict never has
+    const scope = { context: { items: ['a', 'b'], d: { '0': 'zero' } } };
+    expect(renderTemplate('[{{ context.items.length }}][{{ context.d.0 }}]', scope)).to.equal('[][]');
+  });
+
   it('drops one trailing newline and normalises line endings, as Jinja does', () => {
     expect(renderTemplate('a\r\nb\n', {})).to.equal('a\nb');
   });
 
   it('detects whether a text has a placeholder', () => {
     expect(hasTemplate('slots.{{context.collect}} is null')).to.equal(true);
+    expect(hasTemplate('slots.{{ context.collect }} is null')).to.equal(true);
     expect(hasTemplate("{'a' 'b'} contains slots.x")).to.equal(false);
     expect(hasTemplate('utter_greet')).to.equal(false);
   });

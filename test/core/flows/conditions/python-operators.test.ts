@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { parseCondition, tryEvaluateCondition } from '../../src/core/flows/conditions/index.js';
+import { parseCondition, tryEvaluateCondition } from '../../../../src/core/flows/conditions/index.js';
 
 // The comparisons and `contains` of conditions against Python's semantics, row by row. Every
 // expected value was produced by evaluating the same condition with pypred's own AST nodes

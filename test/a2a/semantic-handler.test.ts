@@ -135,8 +135,38 @@ async function refusal(work: () => unknown): Promise<A2aError> {
   throw new Error('expected an A2aError');
 }
 
-function closingAdmission(): TurnAdmission & { isClosing: boolean } {
-  return { isClosing: false, track: (_channel, _id, turn) => turn(), onDrained: () => undefined };
+/** The server's door as the handler sees it: it may be closing, and may hold the next turn at the door. */
+class Door implements TurnAdmission {
+  isClosing = false;
+  /** true once a held turn reached the door */
+  held = false;
+  private holding = false;
+  private open = (): void => undefined;
+
+  async track<T>(_channel: string, _conversationId: string, turn: () => Promise<T>): Promise<T> {
+    if (this.holding) {
+      this.holding = false;
+      this.held = true;
+      await new Promise<void>((resolve) => (this.open = resolve));
+    }
+    return turn();
+  }
+
+  onDrained(): void {}
+
+  holdNext(): void {
+    this.holding = true;
+  }
+
+  release(): void {
+    this.open();
+  }
+}
+
+async function until(condition: () => boolean): Promise<void> {
+  for (let round = 0; round < 200 && !condition(); round += 1)
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  expect(condition()).to.equal(true);
 }
 
 describe('A2A semantic handler: messages, tasks and contexts', () => {
@@ -426,6 +456,16 @@ describe('A2A semantic handler: byte limits', () => {
     expect(handler.stats().contexts).to.equal(1);
   });
 
+  it('applies the limits as soon as a task is accepted, not only when its turn is over', async () => {
+    const { handler, understanding } = await setup({}, { taskLimits: { perContext: 1 } });
+    const first = await send(handler, message(START, { contextId: 'ctx' }));
+    await send(handler, message(FINISH, { taskId: first.id }));
+    const running = await handler.sendMessage({ message: message('wait', { contextId: 'ctx' }), caller: '' });
+    expect((await refusal(() => handler.getTask(first.id, ''))).reason).to.equal('TASK_NOT_FOUND');
+    understanding.release();
+    await running.done;
+  });
+
   it('taskLimits bounds the tasks kept per context', async () => {
     const { handler } = await setup({}, { taskLimits: { perContext: 1 } });
     const first = await send(handler, message(START, { contextId: 'ctx' }));
@@ -456,20 +496,23 @@ describe('A2A semantic handler: max_contexts', () => {
     expect(handler.getTask(waiting.id, '').status.state).to.equal('input-required');
   });
 
-  it('a caller under its fair share takes the context of the caller holding the most; that task fails', async () => {
+  it('a caller under its fair share takes the context of the caller holding the most; its open task fails', async () => {
     const { handler, logger } = await setup({ maxContexts: 2 });
-    const older = await send(handler, message(START), 'alice');
-    await tick();
+    const finished = await send(handler, message(START, { contextId: 'older' }), 'alice');
+    await send(handler, message(FINISH, { taskId: finished.id }), 'alice');
+    // a finished task and one waiting: the context is reserved
+    const older = await send(handler, message(START, { contextId: 'older' }), 'alice');
     await send(handler, message(START), 'alice');
-    await tick();
     const bobs = await send(handler, message(START), 'bob');
     expect(bobs.status.state).to.equal('input-required');
     const failed = handler.getTask(older.id, 'alice');
     expect(failed.status.state).to.equal('failed');
     expect(statusData(failed)['error']).to.deep.include({ code: 'evicted_fair_share' });
-    expect(logger.warningFields.find((fields) => fields['taskId'] === older.id)).to.deep.include({
-      reason: 'fair_share',
-    });
+    expect(handler.getTask(finished.id, 'alice').status.state).to.equal('completed');
+    expect(logger.warnings).to.deep.equal(['a2a task evicted']);
+    expect(logger.warningFields).to.deep.equal([
+      { taskId: older.id, contextId: 'older', reason: 'fair_share' },
+    ]);
   });
 });
 
@@ -510,6 +553,43 @@ describe('A2A semantic handler: cancel, subscribe, timeouts, shutdown', () => {
     )
       await new Promise((resolve) => setTimeout(resolve, 10));
     expect((await agent.state(`a2a::${waiting.contextId}`)).stack).to.deep.equal([]);
+  });
+
+  it('the context stays busy while the flow of a canceled task is being cancelled', async () => {
+    const door = new Door();
+    const { handler } = await setup({}, { admission: door });
+    const waiting = await send(handler, message(START));
+    door.holdNext();
+    const canceling = handler.cancelTask(waiting.id, '');
+    await until(() => door.held);
+    const busy = await refusal(() =>
+      handler.sendMessage({ message: message(START, { contextId: waiting.contextId }), caller: '' }),
+    );
+    expect(busy.reason).to.equal('CONTEXT_BUSY');
+    door.release();
+    expect((await canceling).status.state).to.equal('canceled');
+  });
+
+  it('after a running task was canceled, the context stays busy until the flow is cancelled too', async () => {
+    const door = new Door();
+    const { handler, understanding } = await setup({}, { admission: door });
+    const waiting = await send(handler, message(START));
+    const running = await handler.sendMessage({
+      message: message('wait', { contextId: waiting.contextId }),
+      caller: '',
+    });
+    door.holdNext();
+    const canceled = await handler.cancelTask(running.task.id, '');
+    expect(canceled.status.state).to.equal('canceled');
+    // the turn ends; the cancellation of the flow waits at the door
+    understanding.release();
+    await until(() => door.held);
+    await tick();
+    const busy = await refusal(() =>
+      handler.sendMessage({ message: message(START, { contextId: waiting.contextId }), caller: '' }),
+    );
+    expect(busy.reason).to.equal('CONTEXT_BUSY');
+    door.release();
   });
 
   it('refuses to cancel a finished task and another caller’s task', async () => {
@@ -555,6 +635,19 @@ describe('A2A semantic handler: cancel, subscribe, timeouts, shutdown', () => {
     understanding.release();
   });
 
+  it('the timeout fails a task left waiting for input too, never a finished one', async function () {
+    this.timeout(10_000);
+    const { handler, logger } = await setup({ taskTimeoutSeconds: 1 });
+    const waiting = await send(handler, message(START));
+    const started = await send(handler, message(START));
+    const finished = await send(handler, message(FINISH, { taskId: started.id }));
+    expect(finished.status.state).to.equal('completed');
+    await new Promise((resolve) => setTimeout(resolve, 1_300));
+    expect(statusData(handler.getTask(waiting.id, ''))['error']).to.deep.include({ code: 'task_timeout' });
+    expect(handler.getTask(finished.id, '').status.state).to.equal('completed');
+    expect(logger.warnings).to.deep.equal(['a2a task timed out']);
+  });
+
   it('close() stops the task timers', async function () {
     this.timeout(10_000);
     const { handler, understanding } = await setup({ taskTimeoutSeconds: 1 });
@@ -567,7 +660,7 @@ describe('A2A semantic handler: cancel, subscribe, timeouts, shutdown', () => {
   });
 
   it('while shutting down refuses new messages and cancels, but still answers replays', async () => {
-    const admission = closingAdmission();
+    const admission = new Door();
     const { handler } = await setup({}, { admission });
     const sent = message(START);
     const waiting = await send(handler, sent);

@@ -241,6 +241,11 @@ describe('offline NLU command generator: intents and thresholds', () => {
     expect(await commands(text, at(0.5), state)).to.deep.equal([
       { command: 'set slot', name: 'destination', value: text, extractor: 'LLM' },
     ]);
+    // a question is no answer; below the flow threshold it starts nothing either
+    const question = 'and the weather?';
+    expect(
+      await commands(question, { [question]: { intent: flow('check_weather'), confidence: 0.5 } }, state),
+    ).to.deep.equal([{ command: 'cannot handle' }]);
   });
 
   it('a repair intent stands alone: entities it mentions are not meant as values', async () => {
@@ -281,20 +286,15 @@ describe('offline NLU command generator: slots from intents and entities', () =>
   });
 
   it('an entity answering the asked slot keeps a flow request beside it; an answer in words does not', async () => {
-    const entityText = '50 please, and send money';
+    const state = await asking('book_trip', setSlot('destination', 'Lisbon'));
+    const text = '3 nights, and send money';
     const byEntity = await commands(
-      entityText,
-      {
-        [entityText]: {
-          intent: 'transfer',
-          confidence: 0.5,
-          entities: [entity('amount', 50, entityText, '50')],
-        },
-      },
-      await asking('send_money'),
+      text,
+      { [text]: { intent: 'transfer', confidence: 0.5, entities: [entity('days', 3, text, '3')] } },
+      state,
     );
     expect(byEntity).to.deep.equal([
-      { command: 'set slot', name: 'amount', value: 50, extractor: 'NLU' },
+      { command: 'set slot', name: 'nights', value: 3, extractor: 'LLM' },
       startFlow('send_money'),
     ]);
     const words = await commands(
@@ -304,6 +304,20 @@ describe('offline NLU command generator: slots from intents and entities', () =>
     );
     expect(words).to.deep.equal([
       { command: 'set slot', name: 'destination', value: 'Lisbon', extractor: 'LLM' },
+    ]);
+  });
+
+  it('an entity for the slot being asked answers it, beside a request for the flow that asks', async () => {
+    const text = '50 please, and send money';
+    expect(
+      await commands(
+        text,
+        { [text]: { intent: 'transfer', confidence: 0.5, entities: [entity('amount', 50, text, '50')] } },
+        await asking('send_money'),
+      ),
+    ).to.deep.equal([
+      { command: 'set slot', name: 'amount', value: 50, extractor: 'NLU' },
+      startFlow('send_money'),
     ]);
   });
 

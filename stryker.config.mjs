@@ -26,6 +26,8 @@ const IGNORED_TESTS = [
 ];
 
 const EDGE_TESTS = [
+  // the handler's semantics without a server: first, so that most of its mutants fail a fast test
+  'test/a2a/semantic-handler*.test.ts',
   'test/a2a/dialogue-outcome.test.ts',
   'test/a2a/digression-outcome.test.ts',
   'test/a2a/rpc.test.ts',

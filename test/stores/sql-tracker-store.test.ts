@@ -4,6 +4,7 @@ import type { Event } from '../../src/core/events/types.js';
 import { SNAPSHOT_VERSION } from '../../src/core/events/snapshot-json.js';
 import { MAX_CONVERSATION_ID_LENGTH } from '../../src/stores/sql/sql-tracker-store.js';
 import type { SqlTestDatabase } from '../support/sql-databases.js';
+import { recordingLogger } from '../support/recording-logger.js';
 import { forEachDialect, rowsOf } from '../support/sql-databases.js';
 import { expectCode, snapshotOf, turnEvents } from './tracker-store-contract.js';
 
@@ -29,7 +30,8 @@ describe('SqlTrackerStore', () => {
     });
 
     it('ignores a snapshot of another version and replays the events instead', async () => {
-      const store = database.store();
+      const logged = recordingLogger();
+      const store = database.store({ logger: logged });
       const events = conversation('old', 3);
       await store.append('old', events, { expectedCount: 0, snapshot: snapshotOf('old', events) });
       const row = await database.raw('tracker_snapshots').where('sender_id', 'old').first('data');
@@ -39,6 +41,11 @@ describe('SqlTrackerStore', () => {
         .where('sender_id', 'old')
         .update({ data: JSON.stringify(older) });
       expect(await store.loadRecent('old')).to.deep.equal({ eventCount: 15, eventsAfterSnapshot: events });
+      // an expected upgrade, not a damaged log: said at info level
+      expect(logged.messages).to.include(
+        'tracker snapshot of another format or version: replaying the events',
+      );
+      expect(logged.warnings).to.deep.equal([]);
       // the next turn's snapshot replaces it
       const more = turnEvents('old', 3);
       await store.append('old', more, {
@@ -49,8 +56,7 @@ describe('SqlTrackerStore', () => {
     });
 
     it('ignores a snapshot that is ahead of the event log (events deleted by hand)', async () => {
-      const warnings: string[] = [];
-      const logger = { info() {}, warn: (_: unknown, message: string) => warnings.push(message), error() {} };
+      const logger = recordingLogger();
       const store = database.store({ logger });
       const events = conversation('cut', 2);
       await store.append('cut', events, { expectedCount: 0, snapshot: snapshotOf('cut', events) });
@@ -59,7 +65,41 @@ describe('SqlTrackerStore', () => {
         eventCount: 5,
         eventsAfterSnapshot: events.slice(0, 5),
       });
-      expect(warnings).to.have.length(1);
+      expect(logger.warnings).to.deep.equal(['tracker snapshot ahead of the event log: ignored']);
+      expect(logger.warningFields).to.deep.equal([{ conversationId: 'cut', snapshotCount: 10 }]);
+    });
+
+    it('ignores a snapshot whose last event is gone although later ones are there', async () => {
+      const logger = recordingLogger();
+      const store = database.store({ logger });
+      const events = conversation('gap', 2);
+      await store.append('gap', events, { expectedCount: 0, snapshot: snapshotOf('gap', events) });
+      const more = turnEvents('gap', 2);
+      await store.append('gap', more, { expectedCount: 10 });
+      await database.raw('events').where({ sender_id: 'gap', seq: 9 }).delete();
+      // the replay meets the hole
+      await expectCode(store.loadRecent('gap'), 'STORE_CORRUPT');
+      expect(logger.warningFields).to.deep.equal([{ conversationId: 'gap', snapshotCount: 10 }]);
+    });
+
+    it('uses a snapshot of a conversation without events, and the events after it', async () => {
+      const logger = recordingLogger();
+      const store = database.store({ logger });
+      const empty = snapshotOf('fresh', []);
+      await store.append('fresh', [], { expectedCount: 0, snapshot: empty });
+      expect(await store.loadRecent('fresh')).to.deep.equal({
+        eventCount: 0,
+        snapshot: empty,
+        eventsAfterSnapshot: [],
+      });
+      const first = turnEvents('fresh', 0);
+      await store.append('fresh', first, { expectedCount: 0 });
+      expect(await store.loadRecent('fresh')).to.deep.equal({
+        eventCount: 5,
+        snapshot: empty,
+        eventsAfterSnapshot: first,
+      });
+      expect(logger.warnings).to.deep.equal([]);
     });
 
     it('reports a hole in the event log or an unreadable event as STORE_CORRUPT', async () => {

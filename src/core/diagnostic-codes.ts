@@ -267,8 +267,8 @@ export const DIAGNOSTIC_CODES = {
     'Use `/SetSlots(slot=value, ...)`.',
   ),
   BUTTON_PAYLOAD_TOO_MANY_SLOTS: e(
-    'A `/SetSlots(...)` payload sets more than 10 slots.',
-    'Set at most 10 slots.',
+    'A `/SetSlots(...)` payload has more than 10 `=` signs: Rasa counts them in the whole text, values included, and then sets no slot.',
+    'Set at most 10 slots and keep `=` out of the values.',
   ),
   BUTTON_UNKNOWN_SLOT: e(
     'A `/SetSlots(...)` payload names a slot the domain does not declare.',

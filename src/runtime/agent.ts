@@ -7,6 +7,7 @@ import { foldEvents } from '../core/events/fold-events.js';
 import type { TrackerState } from '../core/events/tracker-state.js';
 import type { BotUttered, Event, ParseData, UnstampedEvent } from '../core/events/types.js';
 import { AppError } from '../core/errors.js';
+import { sanitizedUserText } from '../core/domain/direct-payload.js';
 import { ACTION_LISTEN, predictNextAction } from '../core/executor/advance.js';
 import { internalErrorEvents } from '../core/executor/internal-error.js';
 import type {
@@ -125,12 +126,13 @@ export class Agent {
     const message = asStored(logged);
     return this.options.lockStore.withLock(message.conversationId, async () => {
       const turn = await this.openTurn(message.conversationId, undefined);
+      const text = message.parseData ? message.text : this.sanitized(message.text);
       const parseData = message.parseData
-        ? { ...message.parseData, text: message.parseData.text ?? message.text }
-        : parseDataWithCommands(message.text, await this.understand(message.text, turn.state, turn.now));
+        ? { ...message.parseData, text: message.parseData.text ?? text }
+        : parseDataWithCommands(text, await this.understand(text, turn.state, turn.now));
       turn.add({
         event: 'user',
-        text: message.text,
+        text,
         parse_data: parseData,
         input_channel: message.inputChannel ?? null,
         message_id: this.options.ids.messageId(),
@@ -143,7 +145,11 @@ export class Agent {
   /** What the assistant's understanding makes of a text outside any conversation (`/model/parse`). */
   async parse(text: string): Promise<ParseData> {
     const now = this.options.clock.now();
-    return parseDataWithCommands(text, await this.understand(text, this.emptyState('default'), now));
+    const sanitized = this.sanitized(text);
+    return parseDataWithCommands(
+      sanitized,
+      await this.understand(sanitized, this.emptyState('default'), now),
+    );
   }
 
   /** The action the assistant would run next, without running it or storing anything. */
@@ -227,12 +233,14 @@ export class Agent {
     const turn = await this.openTurn(message.conversationId, message);
     const engine = this.engine(turn.now);
     const generator = message.commandGenerator ?? this.options.commandGenerator;
+    // commands decided elsewhere come with the text as sent, as Rasa keeps a message's given parse data
+    const text = message.commands ? message.text : this.sanitized(message.text);
     const understanding = message.commands
       ? { commands: message.commands, parseData: { intent: { name: null, confidence: 0 }, entities: [] } }
-      : await generator.understand({ text: message.text, state: turn.state, engine });
+      : await generator.understand({ text, state: turn.state, engine });
     const userMessage = {
-      text: message.text,
-      parseData: { ...understanding.parseData, text: message.text },
+      text,
+      parseData: { ...understanding.parseData, text },
       commands: understanding.commands,
       messageId: this.options.ids.messageId(),
       ...(message.inputChannel ? { inputChannel: message.inputChannel } : {}),
@@ -244,6 +252,11 @@ export class Agent {
     const result = await turn.commit();
     warnIfSilent(this.logger, turn.conversationId, result.events);
     return result;
+  }
+
+  /** Rasa strips the slashes off slash text that is no payload before understanding and storing it. */
+  private sanitized(text: string): string {
+    return sanitizedUserText(text, this.assistant.domain.slots);
   }
 
   private understand(text: string, state: TrackerState, now: number): Promise<Understanding> {

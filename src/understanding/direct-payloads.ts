@@ -1,5 +1,5 @@
 import type { Command } from '../core/commands/types.js';
-import { MAX_SLOTS_PER_PAYLOAD, parseDirectPayload } from '../core/domain/direct-payload.js';
+import { readDirectPayload, sanitizedUserText } from '../core/domain/direct-payload.js';
 import type { EngineContext } from '../core/engine-context.js';
 import type { ParseData } from '../core/events/types.js';
 import type { TrackerState } from '../core/events/tracker-state.js';
@@ -18,14 +18,9 @@ export function understandPayload(
   engine: EngineContext,
   state: TrackerState,
 ): Understanding | undefined {
-  const payload = parseDirectPayload(text);
-  if (!payload || payload.kind === 'invalid') return undefined;
+  const payload = readDirectPayload(text, engine.domain.slots);
+  if (!payload) return undefined;
   if (payload.kind === 'set_slots') {
-    if (
-      payload.slots.length > MAX_SLOTS_PER_PAYLOAD ||
-      payload.slots.some((slot) => !engine.domain.slots.has(slot.name))
-    )
-      return undefined;
     const commands: Command[] = payload.slots.map(({ name, value }) => ({
       command: 'set slot',
       name,
@@ -60,7 +55,7 @@ export class PayloadCommandGenerator implements CommandGenerator {
   }): Promise<Understanding> {
     const understood = understandPayload(input.text, input.engine, input.state);
     if (understood) return understood;
-    const stripped = input.text.replace(/^\/+/, '');
-    return { commands: [{ command: 'cannot handle' }], parseData: parseData(stripped, null, []) };
+    const text = sanitizedUserText(input.text, input.engine.domain.slots);
+    return { commands: [{ command: 'cannot handle' }], parseData: parseData(text, null, []) };
   }
 }

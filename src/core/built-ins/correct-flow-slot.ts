@@ -7,6 +7,8 @@ import { topFrame, topUserFrameIndex, withStepId } from '../stack/operations.js'
 import { stackEffect } from './stack-effect.js';
 import type { ActionEffect, BuiltInAction } from './types.js';
 import { eventEffect } from './types.js';
+import { isRecord } from '../commands/parse-helpers.js';
+import type { UnstampedEvent } from '../events/types.js';
 
 const END = `${CONTINUE_STEP_PREFIX}${END_STEP}`;
 
@@ -26,12 +28,28 @@ export const actionCorrectFlowSlot: BuiltInAction = (state) => {
   }
   const corrected = correction['corrected_slots'];
   if (typeof corrected === 'object' && corrected !== null) {
-    for (const [name, value] of Object.entries(corrected)) {
-      effects.push(eventEffect({ event: 'slot', name, value, metadata: { filled_by: 'LLM' } }));
-    }
+    for (const [name, slot] of Object.entries(corrected))
+      effects.push(eventEffect(correctedSlotSet(name, slot)));
   }
   return effects;
 };
+
+/**
+ * Rasa's frame holds `{value, filled_by}` per slot, and the SlotSet keeps who filled the corrected value.
+ * A frame in the older shape (`{slot: value}`, as stacks stored before hold it) gives the value alone,
+ * which was always the LLM's.
+ */
+function correctedSlotSet(name: string, slot: unknown): UnstampedEvent {
+  if (!isRecord(slot) || !('value' in slot))
+    return { event: 'slot', name, value: slot, metadata: { filled_by: 'LLM' } };
+  const filledBy = slot['filled_by'];
+  return {
+    event: 'slot',
+    name,
+    value: slot['value'],
+    ...(typeof filledBy === 'string' ? { metadata: { filled_by: filledBy } } : {}),
+  };
+}
 
 /**
  * Rebuilds the stack from the most recent past stack whose top was the collect step to go back to (so a

@@ -5,11 +5,11 @@ import type { Event } from '../events/types.js';
 import { patternFrame, push, topUserFrame } from '../stack/operations.js';
 import { cleanUpCommands } from './cleanup.js';
 import { applyCommand } from './index.js';
-import type { Command } from './types.js';
+import type { Command, CommandOf } from './types.js';
 
 /**
- * Applies one turn's commands (Rasa's command processor): clean up, order (a StartFlow first when no
- * flow is active, then the list reversed so the first started flow ends on top), apply each, and push
+ * Applies one turn's commands (Rasa's command processor): clean up, order (the last StartFlow first when
+ * no flow is active, then the rest reversed so the first started flow ends on top), apply each, and push
  * pattern_validate_slot for slots with domain validation that were set.
  */
 export function applyCommands(
@@ -30,16 +30,18 @@ export function applyCommands(
 }
 
 /**
- * Rasa's reorder_commands: with no user flow active, the (first) StartFlow goes last in the list, so that
- * once the list is reversed it runs first and the other commands' patterns end up above its flow.
+ * Rasa's reorder_commands: with no user flow active, the LAST StartFlow goes to the end of the list (any
+ * other StartFlow of the same flow is dropped, as Rasa removes every command equal to it), so that once
+ * the list is reversed it runs first: its flow ends at the bottom, and the flows started before it,
+ * pushed after it, run in the order the user asked for them.
  */
 function executionOrder(commands: readonly Command[], state: TrackerState): Command[] {
-  const ordered = [...commands];
-  if (!topUserFrame(state.stack)) {
-    const first = ordered.findIndex((command) => command.command === 'start flow');
-    if (first !== -1) ordered.push(...ordered.splice(first, 1));
-  }
-  return ordered.reverse();
+  const last = commands.findLast(
+    (command): command is CommandOf<'start flow'> => command.command === 'start flow',
+  );
+  if (topUserFrame(state.stack) || !last) return [...commands].reverse();
+  const others = commands.filter((command) => command.command !== 'start flow' || command.flow !== last.flow);
+  return [last, ...others.reverse()];
 }
 
 function pushSlotValidations(draft: TurnDraft, context: EngineContext): void {

@@ -17,11 +17,7 @@ export const correctSlotsCommand: CommandDefinition<'correct slot'> = {
   name: 'correct slot',
   parse(raw) {
     const items = Array.isArray(raw['corrected_slots']) ? raw['corrected_slots'] : [];
-    const corrected_slots = items
-      .filter(isRecord)
-      .flatMap((item) =>
-        typeof item['name'] === 'string' ? [{ name: item['name'], value: item['value'] ?? null }] : [],
-      );
+    const corrected_slots = items.filter(isRecord).flatMap(correctedSlot);
     return { command: 'correct slot', corrected_slots };
   },
   apply(command, scope) {
@@ -38,13 +34,22 @@ export const correctSlotsCommand: CommandDefinition<'correct slot'> = {
     const target = resetTarget(draft.stack, context, names);
     pushPattern(scope, 'pattern_correction', {
       is_reset_only: isResetOnly,
-      corrected_slots: Object.fromEntries(changed.map((slot) => [slot.name, slot.value])),
+      // Rasa's frame shape: each slot's value with who filled it, which action_correct_flow_slot keeps
+      corrected_slots: Object.fromEntries(
+        changed.map((slot) => [slot.name, { value: slot.value, filled_by: slot.filled_by ?? null }]),
+      ),
       reset_flow_id: target?.flowId ?? null,
       reset_step_id: target?.stepId ?? null,
       new_slot_values: changed.map((slot) => slot.value),
     });
   },
 };
+
+function correctedSlot(item: Readonly<Record<string, unknown>>): CorrectedSlot[] {
+  const { name, value, filled_by } = item;
+  if (typeof name !== 'string') return [];
+  return [{ name, value: value ?? null, ...(typeof filled_by === 'string' ? { filled_by } : {}) }];
+}
 
 function coerced(context: EngineContext, slot: CorrectedSlot): unknown {
   const definition = context.domain.slots.get(slot.name);

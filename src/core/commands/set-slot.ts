@@ -1,4 +1,5 @@
 import { coerceSlotValue } from '../domain/slot-values.js';
+import { pyEquals } from '../flows/conditions/python-values.js';
 import { fillableSlots } from './fillable-slots.js';
 import type { CommandDefinition, SlotExtractor } from './types.js';
 
@@ -24,7 +25,8 @@ export const setSlotCommand: CommandDefinition<'set slot'> = {
     if (!fillableSlots(draft.stack, context, scope.startedFlows).has(command.name)) return;
     const coerced = coerceSlotValue(slot, command.value);
     const value = coerced.ok ? coerced.value : command.value;
-    if (draft.slots[command.name] === value && value !== null) return;
+    // Rasa's has_same_coerced_value (Python ==): setting a slot to what it holds, null included, is no event
+    if (pyEquals(draft.slots[command.name] ?? null, value)) return;
     draft.setSlot(command.name, value, { filled_by: command.extractor ?? 'LLM' });
   },
 };

@@ -1,3 +1,5 @@
+import { PYTHON_SPACE, pythonStrip } from '../text/python-space.js';
+
 /**
  * Rasa's direct payloads, typed by buttons and tests instead of free text:
  * `/SetSlots(a=1, b=x)`, `/intent`, `/intent{"entity": "value"}` and `/intent@0.8{...}`.
@@ -15,8 +17,44 @@ export type DirectPayload =
     }
   | { readonly kind: 'invalid'; readonly reason: string };
 
-/** Rasa reads at most this many slots from one `/SetSlots(...)` payload. */
+/**
+ * Rasa reads at most this many slots from one `/SetSlots(...)` payload; it counts the `=` signs of the
+ * whole text, so a value holding `=` counts too (see exceedsSlotLimit).
+ */
 export const MAX_SLOTS_PER_PAYLOAD = 10;
+
+/** Rasa's CommandPayloadReader.is_above_slot_limit: more `=` signs than slots allowed, wherever they are. */
+export function exceedsSlotLimit(text: string): boolean {
+  return text.split('=').length - 1 > MAX_SLOTS_PER_PAYLOAD;
+}
+
+/**
+ * The payload Rasa acts on, or undefined when it reads the text as a message: not a payload, one it
+ * cannot parse, or a `/SetSlots` over the slot limit or naming a slot the domain lacks (then it sets
+ * none of them).
+ */
+export function readDirectPayload(
+  text: string,
+  slots: { has(name: string): boolean },
+): Exclude<DirectPayload, { kind: 'invalid' }> | undefined {
+  const payload = parseDirectPayload(text);
+  if (!payload || payload.kind === 'invalid') return undefined;
+  if (payload.kind === 'intent') return payload;
+  if (exceedsSlotLimit(text) || payload.slots.some((slot) => !slots.has(slot.name))) return undefined;
+  return payload;
+}
+
+const LEADING_SLASHES_AND_SPACE = new RegExp(`^[/${PYTHON_SPACE}]+`);
+
+/**
+ * Rasa's MessageProcessor._sanitize_message: text that starts with a slash but is no payload it reads
+ * loses its leading slashes and white space (and trailing white space), and that text is both what
+ * NLU or the LLM sees and what the user event stores. Any other text is returned as it is.
+ */
+export function sanitizedUserText(text: string, slots: { has(name: string): boolean }): string {
+  if (!pythonStrip(text).startsWith('/') || readDirectPayload(text, slots)) return text;
+  return pythonStrip(text.replace(LEADING_SLASHES_AND_SPACE, ''));
+}
 
 /**
  * One `slot=value` pair as Rasa's CommandPayloadReader finds it, anywhere in the payload: the value

@@ -1,3 +1,4 @@
+import { PYTHON_SPACE, pythonStrip } from '../text/python-space.js';
 import type { Slot } from './types.js';
 
 export type Coercion =
@@ -34,17 +35,13 @@ function coerceBool(value: unknown): Coercion {
   if (typeof value === 'number') return { ok: true, value: value === 1 };
   if (typeof value !== 'string') return { ok: false, value };
   if (DECIMAL_DIGITS.test(value)) return { ok: true, value: decimalNumber(value) === 1 };
-  const word = value.replace(PYTHON_SPACE_AT_ENDS, '').toLowerCase();
+  const word = pythonStrip(value).toLowerCase();
   if (word === 'true' || word === 'yes') return { ok: true, value: true };
   if (word === 'false' || word === 'no') return { ok: true, value: false };
   return { ok: false, value };
 }
 
 const DECIMAL_DIGITS = /^\p{Nd}+$/u;
-
-// Python's str.isspace() characters: JavaScript's trim() also strips U+FEFF but keeps U+001C-U+001F and U+0085
-const PYTHON_SPACE = '\\t-\\r\\x1c-\\x20\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000';
-const PYTHON_SPACE_AT_ENDS = new RegExp(`^[${PYTHON_SPACE}]+|[${PYTHON_SPACE}]+$`, 'g');
 
 /** Python's float() reads the decimal digits of every script ('١' is 1, '１' too). */
 function decimalNumber(digits: string): number {
@@ -58,14 +55,43 @@ function digitValue(codePoint: number): number {
   return (codePoint - zero) % 10;
 }
 
+/**
+ * Rasa's FloatSlot coerces with Python's float(). A value it cannot read stays as it is (`ok: false`);
+ * so do the infinities and NaN that float() also reads ("inf", "nan", "1e999"): JSON, which every store
+ * and edge speaks, cannot write them (see docs/decisions.md).
+ */
 function coerceFloat(value: unknown): Coercion {
-  if (typeof value === 'number') return { ok: true, value };
-  if (typeof value === 'boolean') return { ok: true, value: value ? 1 : 0 };
-  // Number() ignores surrounding white space, as Python's float() does, but reads blank text as 0
-  if (typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value))) {
-    return { ok: true, value: Number(value) };
-  }
-  return { ok: false, value };
+  const number = pythonFloat(value);
+  return Number.isFinite(number) ? { ok: true, value: number } : { ok: false, value };
+}
+
+/** Python's float(): NaN where it raises. */
+function pythonFloat(value: unknown): number {
+  if (typeof value === 'number') return value;
+  if (typeof value === 'boolean') return value ? 1 : 0;
+  return typeof value === 'string' ? floatOfText(value) : Number.NaN;
+}
+
+// float()'s finite numbers: digits with single underscores between them, an optional point and exponent
+const DIGITS = '[0-9](?:_?[0-9])*';
+const PYTHON_FINITE_FLOAT = new RegExp(
+  `^[+-]?(?:${DIGITS}(?:\\.(?:${DIGITS})?)?|\\.${DIGITS})(?:[eE][+-]?${DIGITS})?$`,
+);
+const ANY_DECIMAL_DIGIT = /\p{Nd}/gu;
+// float() strips Python's white space except U+001C-U+001F (ASCII characters it keeps as they are)
+const FLOAT_SPACE = PYTHON_SPACE.replace('\\x1c-\\x20', '\\x20');
+const FLOAT_SPACE_AT_ENDS = new RegExp(`^[${FLOAT_SPACE}]+|[${FLOAT_SPACE}]+$`, 'g');
+
+/**
+ * Python's float() of a string: white space around the number, any script's decimal
+ * digits, `1_000`, `1e3` and `.5` are read; `0x10`, `0b1`, `0o7` and blank text, which JavaScript's
+ * Number() reads, are not.
+ */
+function floatOfText(text: string): number {
+  const ascii = text
+    .replace(FLOAT_SPACE_AT_ENDS, '')
+    .replace(ANY_DECIMAL_DIGIT, (digit) => String(digitValue(digit.codePointAt(0) as number)));
+  return PYTHON_FINITE_FLOAT.test(ascii) ? Number(ascii.replaceAll('_', '')) : Number.NaN;
 }
 
 function coerceCategorical(values: readonly string[], value: unknown): Coercion {

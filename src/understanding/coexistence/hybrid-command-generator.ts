@@ -17,6 +17,7 @@ import type { EngineContext } from '../../core/engine-context.js';
 import type { ParseData } from '../../core/events/types.js';
 import type { TrackerState } from '../../core/events/tracker-state.js';
 import type { CommandGenerator, Understanding } from '../../core/ports.js';
+import { sanitizedUserText } from '../../core/domain/direct-payload.js';
 import { understandPayload } from '../direct-payloads.js';
 import { startableFlows } from '../llm/flow-retrieval.js';
 import { forceSlotFilling, onlyStartable } from '../llm/llm-command-generator.js';
@@ -56,9 +57,10 @@ export class HybridCommandGenerator implements CommandGenerator {
     this.options = options;
   }
 
-  async understand(input: Input): Promise<Understanding> {
-    const payload = understandPayload(input.text, input.engine, input.state);
+  async understand(given: Input): Promise<Understanding> {
+    const payload = understandPayload(given.text, given.engine, given.state);
     if (payload && payload.parseData.intent.name === null) return payload;
+    const input = { ...given, text: sanitizedUserText(given.text, given.engine.domain.slots) };
     const classified = payload ? fromPayload(payload.parseData) : this.classify(input);
     const route = this.options.router
       ? await this.options.router.route({ ...input, message: classified.message })

@@ -11,6 +11,7 @@ import type { TrackerState } from '../../core/events/tracker-state.js';
 import type { CommandGenerator, Understanding } from '../../core/ports.js';
 import { isPatternId } from '../../core/flows/types.js';
 import { findPattern, topUserFrame } from '../../core/stack/operations.js';
+import { sanitizedUserText } from '../../core/domain/direct-payload.js';
 import { understandPayload } from '../direct-payloads.js';
 import type { LlmGeneratorConfig } from './config.js';
 import { DEFAULT_MAX_CHARACTERS } from './config.js';
@@ -70,10 +71,11 @@ export class LlmCommandGenerator implements CommandGenerator {
   async understand(input: LlmUnderstandInput): Promise<Understanding> {
     const payload = understandPayload(input.text, input.engine, input.state);
     if (payload) return payload;
+    const message = { ...input, text: sanitizedUserText(input.text, input.engine.domain.slots) };
     const startable = new Set(startableFlows(input.engine, input.state.slots).map((flow) => flow.id));
-    const { commands, flowsInPrompt } = await this.commands(input, startable);
+    const { commands, flowsInPrompt } = await this.commands(message, startable);
     const filtered = forceSlotFilling(onlyStartable(commands, startable), input);
-    return { commands: filtered, parseData: parseData(input.text, flowsInPrompt) };
+    return { commands: filtered, parseData: parseData(message.text, flowsInPrompt) };
   }
 
   private async commands(

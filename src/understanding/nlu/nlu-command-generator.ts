@@ -5,6 +5,7 @@ import type { EngineContext } from '../../core/engine-context.js';
 import type { TrackerState } from '../../core/events/tracker-state.js';
 import type { ParseData } from '../../core/events/types.js';
 import type { CommandGenerator, Understanding } from '../../core/ports.js';
+import { sanitizedUserText } from '../../core/domain/direct-payload.js';
 import { understandPayload } from '../direct-payloads.js';
 import { commandsFromNlu } from '../nlu-command-adapter.js';
 import type { ExtractedEntity } from './entities/types.js';
@@ -64,13 +65,13 @@ export class NluCommandGenerator implements CommandGenerator {
   }): Promise<Understanding> {
     const payload = understandPayload(input.text, input.engine, input.state);
     if (payload) return payload;
-    const text = input.text.replace(/^\/+/, '').trim();
-    if (text === '') return error(input.text, 'rasa_internal_error_user_input_empty');
+    const text = sanitizedUserText(input.text, input.engine.domain.slots);
+    if (text.trim() === '') return error(text, 'rasa_internal_error_user_input_empty');
     if (text.length > MAX_CHARACTERS)
-      return error(input.text, 'rasa_internal_error_user_input_too_long', { max_characters: MAX_CHARACTERS });
+      return error(text, 'rasa_internal_error_user_input_too_long', { max_characters: MAX_CHARACTERS });
     const { prediction, entities } = this.interpreter.interpret(text);
     const commands = this.commandsFor(text, prediction, entities, input);
-    return { commands, parseData: parseData(input.text, prediction, entities) };
+    return { commands, parseData: parseData(text, prediction, entities) };
   }
 
   private commandsFor(

@@ -109,19 +109,43 @@ describe('command cleanup', () => {
     expect(context?.['clarification_ids']).to.have.members(['transfer_money', 'check_weather']);
   });
 
-  it('with no active flow, runs the first started flow first and stacks the next on it, both regular', async () => {
+  // Rasa's reorder_commands moves the LAST StartFlow to the end before reversing the list: it runs first,
+  // so its flow is at the bottom and the earlier ones are pushed above it, the first one on top
+  it('with no active flow, runs the flows in the order asked, the first one on top and all regular', async () => {
     const conversation = await startConversation(assistant);
     const events = await conversation.send('weather and money', [
       start('check_weather'),
       start('transfer_money'),
     ]);
-    expect(flowsStarted(events)[0]).to.equal('transfer_money');
-    expect(utterances(events)).to.deep.equal(['utter_ask_recipient']);
+    expect(utterances(events)).to.deep.equal(['utter_ask_city']);
     const frames = (await conversation.stack()).filter((frame) => frame.type === 'flow');
     expect(frames.map((frame) => [frame.flow_id, frame.frame_type])).to.deep.equal([
-      ['check_weather', 'regular'],
       ['transfer_money', 'regular'],
+      ['check_weather', 'regular'],
     ]);
+  });
+
+  it('with no active flow and three flows asked, stacks them so that they run first to last', async () => {
+    const conversation = await startConversation(assistant);
+    await conversation.send('hello, money and weather', [
+      start('greet'),
+      start('transfer_money'),
+      start('check_weather'),
+    ]);
+    const frames = (await conversation.stack()).filter((frame) => frame.type === 'flow');
+    // greet ran to its end in this turn; transfer_money is now asking, check_weather waits below it
+    expect(frames.map((frame) => frame.flow_id)).to.deep.equal(['check_weather', 'transfer_money']);
+  });
+
+  it('starts a flow asked for twice in one message once, from the last request', async () => {
+    const conversation = await startConversation(assistant);
+    await conversation.send('weather, money, weather', [
+      start('check_weather'),
+      start('transfer_money'),
+      start('check_weather'),
+    ]);
+    const frames = (await conversation.stack()).filter((frame) => frame.type === 'flow');
+    expect(frames.map((frame) => frame.flow_id)).to.deep.equal(['check_weather', 'transfer_money']);
   });
 
   it('drops a StartFlow of the active flow or of an unknown flow, so a CannotHandle with it is answered', async () => {

@@ -87,7 +87,7 @@ describe('CorrectSlots command: the reset-only rule of ask_before_filling slots'
     const events = await conversation.send('6 people', [correct(['guests', 6])]);
     expect(correctionContext(events)).to.deep.include({
       is_reset_only: true,
-      corrected_slots: { guests: 6 },
+      corrected_slots: { guests: { value: 6, filled_by: null } },
       reset_step_id: 'book_table_0_collect_guests',
     });
     expect(utterances(events)).to.deep.equal(['utter_ask_guests']);
@@ -103,7 +103,10 @@ describe('CorrectSlots command: the reset-only rule of ask_before_filling slots'
     const events = await conversation.send('6 on saturday', [correct(['guests', 6], ['date', 'saturday'])]);
     expect(correctionContext(events)).to.deep.include({
       is_reset_only: false,
-      corrected_slots: { guests: 6, date: 'saturday' },
+      corrected_slots: {
+        guests: { value: 6, filled_by: null },
+        date: { value: 'saturday', filled_by: null },
+      },
       reset_step_id: 'book_table_0_collect_guests',
     });
     expect(utterances(events)).to.deep.equal(['utter_corrected_previous_input', 'utter_ask_guests']);
@@ -124,7 +127,7 @@ describe('CorrectSlots command: the reset-only rule of ask_before_filling slots'
     const events = await conversation.send('6 on friday', [correct(['guests', 6], ['date', 'friday'])]);
     expect(correctionContext(events)).to.deep.include({
       is_reset_only: true,
-      corrected_slots: { guests: 6 },
+      corrected_slots: { guests: { value: 6, filled_by: null } },
     });
     expect(utterances(events)).to.deep.equal(['utter_ask_guests']);
   });

@@ -94,7 +94,10 @@ describe('CorrectSlots command', () => {
     expect(correctionContext(events)).to.deep.include({
       reset_step_id: 'transfer_money_0_collect_recipient',
     });
-    expect(correctionContext(events)?.['corrected_slots']).to.deep.equal({ amount: 70, recipient: 'Bob' });
+    expect(correctionContext(events)?.['corrected_slots']).to.deep.equal({
+      amount: { value: 70, filled_by: 'LLM' },
+      recipient: { value: 'Bob', filled_by: 'LLM' },
+    });
     expect(utterances(events)).to.deep.equal([
       'utter_corrected_previous_input',
       'utter_noted_recipient',
@@ -147,7 +150,7 @@ describe('CorrectSlots command', () => {
     expect(correctionContext(events)).to.deep.include({
       reset_flow_id: null,
       reset_step_id: null,
-      corrected_slots: { amount: 70 },
+      corrected_slots: { amount: { value: 70, filled_by: null } },
       new_slot_values: [70],
     });
     expect(slotEvents(events)).to.deep.equal([{ name: 'amount', value: 70 }]);
@@ -303,5 +306,41 @@ describe('CorrectSlots command inside a called flow', () => {
     });
     expect(utterances(events)).to.deep.equal(['utter_corrected_previous_input', 'utter_ask_iban']);
     expect((await conversation.slots())['recipient']).to.equal('Bob');
+  });
+
+  // Rasa's CorrectedSlot carries the SetSlot's extractor; action_correct_flow_slot sets the slot with it
+  it("keeps who filled the corrected value: a button's payload stays CommandPayloadReader's", async () => {
+    const conversation = await atConfirmation();
+    const events = await conversation.send('/SetSlots(amount=70)');
+    expect(correctionContext(events)?.['corrected_slots']).to.deep.equal({
+      amount: { value: 70, filled_by: 'CommandPayloadReader' },
+    });
+    const slot = events.find((event) => event.event === 'slot' && event.name === 'amount');
+    expect(slot).to.deep.include({ value: 70, metadata: { filled_by: 'CommandPayloadReader' } });
+  });
+
+  it('marks a correction from the LLM as filled by the LLM', async () => {
+    const conversation = await atConfirmation();
+    const events = await conversation.send('make it 70', [set('amount', 70)]);
+    const slot = events.find((event) => event.event === 'slot' && event.name === 'amount');
+    expect(slot?.metadata).to.deep.equal({ filled_by: 'LLM' });
+  });
+
+  it("reads a CorrectSlots command's filled_by, and sets a slot with none without one", async () => {
+    const conversation = await atConfirmation();
+    const events = await conversation.send('make it 70, Bob', [
+      {
+        command: 'correct slot',
+        corrected_slots: [
+          { name: 'amount', value: 70, filled_by: 'NLU' },
+          { name: 'recipient', value: 'Bob' },
+        ],
+      },
+    ]);
+    const slots = events.filter((event) => event.event === 'slot');
+    expect(slots.map((event) => [event.name, event.metadata])).to.deep.equal([
+      ['amount', { filled_by: 'NLU' }],
+      ['recipient', undefined],
+    ]);
   });
 });

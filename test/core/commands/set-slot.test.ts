@@ -171,4 +171,21 @@ describe('SetSlot command', () => {
     expect(slotEvents(events)).to.deep.equal([{ name: 'recipient', value: 'Ann' }]);
     expect(utterances(events)).to.deep.equal(['utter_ask_amount']);
   });
+
+  // Rasa's SetSlotCommand skips a slot whose coerced value equals (Python ==) what the slot holds
+  it('writes no event for an empty slot set to null, and asks its question again', async () => {
+    const conversation = await startConversation(assistant);
+    await conversation.send('send money', [startTransfer]);
+    const events = await conversation.send('no idea', [set('recipient', null)]);
+    expect(slotEvents(events)).to.deep.equal([]);
+    expect(utterances(events)).to.deep.equal(['utter_ask_recipient']);
+  });
+
+  it('writes one event when the same number comes as text and as a number', async () => {
+    const conversation = await startConversation(assistant);
+    await conversation.send('send money', [startTransfer]);
+    await conversation.send('to Ann', [set('recipient', 'Ann')]);
+    const events = await conversation.send('50, fifty', [set('amount', '50.0'), set('amount', 50)]);
+    expect(slotEvents(events)).to.deep.equal([{ name: 'amount', value: 50 }]);
+  });
 });

@@ -105,9 +105,10 @@ describe('StartFlow command', () => {
 
   it('resumes a flow waiting below another regular one (both started in one turn) by moving only its frames', async () => {
     const conversation = await startConversation(assistant);
-    await conversation.send('weather and money', [
-      { command: 'start flow', flow: 'check_weather' },
+    // with no flow active, the flows run in the order asked: transfer_money on top, check_weather below
+    await conversation.send('money and weather', [
       { command: 'start flow', flow: 'transfer_money' },
+      { command: 'start flow', flow: 'check_weather' },
     ]);
     const events = await conversation.send('the weather first', start('check_weather'));
     expect(flowEvents(events).slice(0, 2)).to.deep.equal([

@@ -1,5 +1,10 @@
 import { expect } from 'chai';
-import { parseDirectPayload } from '../../../src/core/domain/direct-payload.js';
+import {
+  exceedsSlotLimit,
+  parseDirectPayload,
+  readDirectPayload,
+  sanitizedUserText,
+} from '../../../src/core/domain/direct-payload.js';
 
 function invalidReason(text: string): string {
   const payload = parseDirectPayload(text);
@@ -172,6 +177,50 @@ describe('direct payloads (/SetSlots and /intent, sent by buttons and tests)', (
 
     it('refuses a confidence that is not a number, naming the payload', () => {
       expect(invalidReason('/affirm@1.2.3')).to.contain("'/affirm@1.2.3'").and.contain('not a number');
+    });
+  });
+});
+
+describe('which payloads Rasa acts on (CommandPayloadReader and the message processor)', () => {
+  const slots = new Set(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'url']);
+  const pairs = (count: number) =>
+    Array.from({ length: count }, (_, index) => `${[...slots][index] as string}=${index}`).join(', ');
+
+  it('reads at most ten = signs in a /SetSlots payload, counting those inside values', () => {
+    expect(readDirectPayload(`/SetSlots(${pairs(10)})`, slots)?.kind).to.equal('set_slots');
+    expect(readDirectPayload(`/SetSlots(${pairs(11)})`, slots)).to.equal(undefined);
+    // nine pairs, but the value of one holds two more '=' (eleven in all): Rasa reads none of it
+    expect(readDirectPayload(`/SetSlots(${pairs(8)}, url=a?x=1&y=2)`, slots)).to.equal(undefined);
+    expect(readDirectPayload(`/SetSlots(${pairs(8)}, url=a?x=1)`, slots)?.kind).to.equal('set_slots');
+    expect(exceedsSlotLimit('==========')).to.equal(false);
+    expect(exceedsSlotLimit('===========')).to.equal(true);
+  });
+
+  it('reads no /SetSlots payload that names a slot the domain lacks, nor one it cannot parse', () => {
+    expect(readDirectPayload('/SetSlots(a=1, zz=2)', slots)).to.equal(undefined);
+    expect(readDirectPayload('/SetSlots(a=)', slots)).to.equal(undefined);
+    expect(readDirectPayload('/greet{oops}', slots)).to.equal(undefined);
+    expect(readDirectPayload('hello', slots)).to.equal(undefined);
+  });
+
+  it('reads an intent payload whatever the domain', () => {
+    expect(readDirectPayload('/greet', slots)).to.deep.include({ kind: 'intent', intent: 'greet' });
+  });
+
+  describe("the text understood and stored (Rasa's _sanitize_message)", () => {
+    it('strips the leading slashes and white space of slash text that is no payload, and the end', () => {
+      expect(sanitizedUserText('/SetSlots(a=)', slots)).to.equal('SetSlots(a=)');
+      expect(sanitizedUserText(' // / hello there  ', slots)).to.equal('hello there');
+      expect(sanitizedUserText('/SetSlots(zz=1)', slots)).to.equal('SetSlots(zz=1)');
+      expect(sanitizedUserText(`/SetSlots(${pairs(11)})`, slots)).to.equal(`SetSlots(${pairs(11)})`);
+      expect(sanitizedUserText('/', slots)).to.equal('');
+      // Python's white space: U+0085 and U+001C count, U+FEFF does not
+      expect(sanitizedUserText('\x85/\x1chi\x1f', slots)).to.equal('hi');
+    });
+
+    it('keeps a payload Rasa reads, and any text that does not start with a slash, as sent', () => {
+      for (const text of ['/SetSlots(a=1)', '/greet', ' /greet ', 'hello / there', '  hi  ', '\ufeff/hi'])
+        expect(sanitizedUserText(text, slots), JSON.stringify(text)).to.equal(text);
     });
   });
 });

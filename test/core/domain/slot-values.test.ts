@@ -113,8 +113,63 @@ describe('slot value coercion (Rasa: applied to SetSlot values and by action_run
       expect(coerce('float', '-1e3')).to.deep.equal({ ok: true, value: -1000 });
     });
 
-    it('refuses other text, blank text, infinities and non-scalar values, keeping the value unchanged', () => {
-      for (const value of ['abc', '', '  ', '12 apples', 'Infinity']) {
+    // Rasa's FloatSlot.coerce_value is Python's float()
+    it("reads what Python's float() reads: exponents, underscores, a bare point, signs, any script's digits", () => {
+      const read: [string, number][] = [
+        ['1e3', 1000],
+        ['1E-2', 0.01],
+        ['1_000', 1000],
+        ['1_000.5_5', 1000.55],
+        ['1e1_0', 1e10],
+        ['.5', 0.5],
+        ['5.', 5],
+        ['1.e2', 100],
+        ['+7', 7],
+        ['-0.25', -0.25],
+        ['007', 7],
+        ['\u0661\u0662', 12], // Arabic-Indic digits
+        ['\uff13.\uff15', 3.5], // fullwidth digits
+        ['\x854\xa0', 4], // Python's white space, which JavaScript's trim() keeps
+        ['\u30004\u2029', 4],
+      ];
+      for (const [text, value] of read)
+        expect(coerce('float', text), JSON.stringify(text)).to.deep.equal({ ok: true, value });
+    });
+
+    it("refuses what Python's float() refuses, though JavaScript's Number() reads it", () => {
+      for (const value of [
+        '0x10',
+        '0b1',
+        '0o7',
+        '',
+        ' \n ',
+        '1__000',
+        '_1',
+        '1_',
+        '1_.5',
+        '1._5',
+        '1e',
+        '.',
+        'e3',
+      ]) {
+        expect(coerce('float', value), JSON.stringify(value)).to.deep.equal({ ok: false, value });
+      }
+      // U+FEFF is no Python white space; float() keeps U+001C-U+001F, which str.strip() would remove
+      for (const value of ['\ufeff1', '\x1c1', '1\x1f'])
+        expect(coerce('float', value), JSON.stringify(value)).to.deep.equal({ ok: false, value });
+    });
+
+    // float() reads these, but no JSON store or channel can carry them (docs/decisions.md)
+    it('keeps infinities and NaN unconverted, so the slot is rejected rather than stored as null', () => {
+      for (const value of ['inf', '-inf', 'Infinity', 'nan', 'NaN', '1e999', '-1e999']) {
+        expect(coerce('float', value), value).to.deep.equal({ ok: false, value });
+      }
+      expect(coerce('float', Number.POSITIVE_INFINITY).ok).to.equal(false);
+      expect(coerce('float', Number.NaN).ok).to.equal(false);
+    });
+
+    it('refuses other text and non-scalar values, keeping the value unchanged', () => {
+      for (const value of ['abc', '12 apples', '1,5', '1.2.3']) {
         expect(coerce('float', value), JSON.stringify(value)).to.deep.equal({ ok: false, value });
       }
       const object = { amount: 3 };

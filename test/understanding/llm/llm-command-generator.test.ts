@@ -188,6 +188,34 @@ describe('LLM command generator', () => {
     expect(fake.requests).to.have.length(1);
   });
 
+  // Rasa's MessageProcessor strips a slash message that is no payload before the LLM sees it
+  it('shows the LLM slash text that is no payload without its leading slashes and white space', async () => {
+    fake.answer(() => 'offtopic reply');
+    for (const text of [' / SetSlots(recipient=) ', '/SetSlots(nonexistent=1)']) {
+      const understood = await understand(text);
+      const stripped = text.replace(/^[\s/]+/, '').trim();
+      expect(understood.parseData.text).to.equal(stripped);
+      expect(fake.requests.at(-1)?.prompt).to.contain(`USER: ${stripped}\n`);
+    }
+  });
+
+  it('reads a /SetSlots payload with more than ten = signs, values included, as text for the LLM', async () => {
+    fake.answer(() => 'offtopic reply');
+    const payload = `/SetSlots(recipient=${'='.repeat(10)})`;
+    const understood = await understand(payload);
+    expect(understood.commands).to.deep.equal([{ command: 'chitchat' }]);
+    expect(fake.requests).to.have.length(1);
+    const withTen = await understand(`/SetSlots(recipient=a${'='.repeat(9)})`);
+    expect(withTen.commands).to.deep.equal([
+      {
+        command: 'set slot',
+        name: 'recipient',
+        value: `a${'='.repeat(9)}`,
+        extractor: 'CommandPayloadReader',
+      },
+    ]);
+  });
+
   it('keeps only the answer for the slot being asked at a force_slot_filling step', async () => {
     const state = await stateAfter(bank, [{ text: 'new pin', commands: [startFlow('change_pin')] }]);
     fake.answer(() => 'start flow transfer_money\nset slot pin 1234');

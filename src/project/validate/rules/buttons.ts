@@ -1,4 +1,8 @@
-import { MAX_SLOTS_PER_PAYLOAD, parseDirectPayload } from '../../../core/domain/direct-payload.js';
+import {
+  MAX_SLOTS_PER_PAYLOAD,
+  exceedsSlotLimit,
+  parseDirectPayload,
+} from '../../../core/domain/direct-payload.js';
 import { DEFAULT_INTENTS } from '../../../core/domain/types.js';
 import type { Button } from '../../../core/domain/types.js';
 import type { RuleContext, ValidationRule } from '../rule.js';
@@ -33,7 +37,8 @@ function checkButton(context: RuleContext, responseName: string, button: Button,
     context.report('BUTTON_PAYLOAD_EMPTY', where, `${label} has an empty payload.`);
     return;
   }
-  const payload = parseDirectPayload(sentPayload(button.payload, jinja));
+  const sent = sentPayload(button.payload, jinja);
+  const payload = parseDirectPayload(sent);
   if (payload === undefined) {
     context.report('BUTTON_FREE_FORM_PAYLOAD', where, `${label} sends the free text '${button.payload}'.`);
     return;
@@ -43,11 +48,11 @@ function checkButton(context: RuleContext, responseName: string, button: Button,
       context.report('BUTTON_PAYLOAD_INVALID', where, `${label}: ${payload.reason}.`);
       return;
     case 'set_slots':
-      if (payload.slots.length > MAX_SLOTS_PER_PAYLOAD) {
+      if (exceedsSlotLimit(sent)) {
         context.report(
           'BUTTON_PAYLOAD_TOO_MANY_SLOTS',
           where,
-          `${label} sets ${payload.slots.length} slots.`,
+          `${label} has more than ${MAX_SLOTS_PER_PAYLOAD} '=' signs; Rasa then sets none of its slots.`,
         );
       }
       for (const { name } of payload.slots) {

@@ -22,6 +22,7 @@ export class TcpProxy {
   private readonly clients = new Set<Socket>();
   private listeningPort = 0;
   private frozen = false;
+  private acceptedCount = 0;
 
   private constructor(options: TcpProxyOptions) {
     this.options = options;
@@ -39,6 +40,11 @@ export class TcpProxy {
 
   get paused(): boolean {
     return this.server === undefined || this.frozen;
+  }
+
+  /** client connections accepted since the start, frozen ones included: a retry shows up here */
+  get accepted(): number {
+    return this.acceptedCount;
   }
 
   /** client-side connections open now */
@@ -102,6 +108,7 @@ export class TcpProxy {
   }
 
   private pipe(client: Socket): void {
+    this.acceptedCount += 1;
     if (this.frozen) {
       // accepted, never answered
       this.sockets.add(client);

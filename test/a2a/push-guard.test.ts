@@ -175,7 +175,7 @@ describe('A2A push: the URL guard', () => {
     await gone.close();
     const lines: { level: string; fields: Record<string, unknown>; message: string }[] = [];
     const guard = new UrlGuard({ allowedHosts: ['127.0.0.1'] });
-    const sender = new PushSender({ guard, logger: recordingLogger(lines), retries: 2, backoffMs: 20 });
+    const sender = new PushSender({ guard, logger: recordingLogger(lines), retries: 2, backoffMs: 100 });
     const started = Date.now();
     const sent = await sender.deliver({
       url: new URL(gone.url),
@@ -185,8 +185,10 @@ describe('A2A push: the URL guard', () => {
       configId: 'c',
     });
     expect(sent).to.equal(false);
-    expect(Date.now() - started).to.be.at.least(60);
     expect(lines.map((line) => line.level)).to.deep.equal(['warn', 'warn', 'error']);
+    expect(lines.map((line) => line.fields['retryInMs'])).to.deep.equal([100, 200, undefined]);
+    // and it did wait (300 ms; a timer may fire a little early when the event loop's clock is stale)
+    expect(Date.now() - started).to.be.at.least(250);
     expect(lines[2]).to.deep.include({ message: 'a2a push notification failed' });
     expect(lines[2]?.fields['attempts']).to.equal(3);
   });

@@ -78,8 +78,8 @@ describe('SqlTrackerStore on a PostgreSQL that stops answering', function () {
     expect((error as AppError).code).to.equal('STORE_UNAVAILABLE');
     // a retry would have opened a second connection (and waited for it as long again)
     expect(proxy.accepted, 'one silence timeout, not a retry on top').to.equal(connectionsBefore);
-    // the silence timer cannot fire early; without it the read would hang until the test's timeout
-    expect(elapsed, 'failed by the silence timeout').to.be.within(SILENCE_MS - 50, SILENCE_MS * 10);
+    // failed by the silence timer (not at once), and not left hanging until the test's timeout
+    expect(elapsed, 'failed by the silence timeout').to.be.within(SILENCE_MS * 0.75, SILENCE_MS * 10);
 
     const write = await store.append('frozen', [EVENT], { expectedCount: 1 }).then(
       () => undefined,

@@ -23,6 +23,7 @@ export class TcpProxy {
   private listeningPort = 0;
   private frozen = false;
   private acceptedCount = 0;
+  private freezeAfterNextSend: (() => void) | undefined;
 
   private constructor(options: TcpProxyOptions) {
     this.options = options;
@@ -72,6 +73,19 @@ export class TcpProxy {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     this.cut();
     await closed;
+  }
+
+  /**
+   * Freezes (as `pause('freeze')`) the moment the next bytes from a client have been passed on, so
+   * that a statement is surely under way when the database stops answering. Resolves once frozen.
+   */
+  freezeMidStatement(): Promise<void> {
+    return new Promise((resolve) => {
+      this.freezeAfterNextSend = () => {
+        this.freezeAfterNextSend = undefined;
+        void this.pause('freeze').then(resolve);
+      };
+    });
   }
 
   /** Accepts connections again, on the same port. */
@@ -136,5 +150,7 @@ export class TcpProxy {
     }
     client.pipe(upstream);
     upstream.pipe(client);
+    // after pipe's own listener: the bytes have been written upstream when this runs
+    client.on('data', () => this.freezeAfterNextSend?.());
   }
 }

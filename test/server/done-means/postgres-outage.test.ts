@@ -51,9 +51,15 @@ interface Outage {
 // Each outage lasts well beyond the time allowed for an answer, so that a request left waiting for
 // the database to come back cannot pass for a fast failure.
 const OUTAGES: readonly Outage[] = [
-  { mode: 'refuse', title: 'stopped (connections cut and refused)', outageMs: 10_000, answerWithinMs: 5_000 },
+  // a request in flight at the cut takes some 2 s to fail, over 6 s on a busy machine
+  {
+    mode: 'refuse',
+    title: 'stopped (connections cut and refused)',
+    outageMs: 20_000,
+    answerWithinMs: 12_000,
+  },
   // a silent server is only noticed by timeouts: 5 s of silence ends a connection, 5 s to connect
-  { mode: 'freeze', title: 'hung (nothing answers)', outageMs: 20_000, answerWithinMs: 12_000 },
+  { mode: 'freeze', title: 'hung (nothing answers)', outageMs: 30_000, answerWithinMs: 16_000 },
 ];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -165,7 +171,8 @@ async function trafficThroughOutage(
   const clients = Promise.all(ids.map(client));
   await sleep(1_500);
   phase = 'cutting';
-  await proxy.pause(outage.mode);
+  // a hung database is only noticed by a statement waiting for its answer: freeze with one under way
+  await (outage.mode === 'freeze' ? proxy.freezeMidStatement() : proxy.pause('refuse'));
   phase = 'outage';
   const outageEnds = Date.now() + outage.outageMs;
   while (Date.now() < outageEnds) {

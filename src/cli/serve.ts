@@ -55,6 +55,8 @@ export interface ServeOptions {
   readonly metricsWithoutAuth?: boolean;
   /** the A2A SSE keep-alive interval (default 15 s; tests shorten it) */
   readonly a2aKeepAliveMs?: number;
+  /** how long a shutdown lets connections finish after the last turn (default 2 s; tests lengthen it) */
+  readonly closeGraceMs?: number;
 }
 
 export interface ParleyServer extends RunningServer {
@@ -187,6 +189,7 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
       port: options.port,
       host: options.host,
       ...(options.tls ? { tls: options.tls } : {}),
+      ...(options.closeGraceMs !== undefined ? { closeGraceMs: options.closeGraceMs } : {}),
       onClosed: async () => {
         await stores.close();
       },

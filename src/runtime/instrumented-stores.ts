@@ -9,6 +9,11 @@ export type StoreKind = 'tracker' | 'lock';
  */
 export type StoreOperation = 'loadRecent' | 'loadAll' | 'append' | 'remove' | 'acquire';
 
+/** Milliseconds from an arbitrary origin, never going back: what durations are measured with. */
+export type Stopwatch = () => number;
+
+const performanceNow: Stopwatch = () => performance.now();
+
 /** Hears of every store call (metrics); must be cheap and must not throw. */
 export interface StoreObserver {
   storeOperationFinished(
@@ -23,16 +28,20 @@ export interface StoreObserver {
  * A TrackerStore that times each call of the store it wraps; data and errors pass unchanged, and the
  * optional methods stay absent when the wrapped store lacks them (callers test for `remove`).
  */
-export function instrumentTrackerStore(inner: TrackerStore, observer: StoreObserver): TrackerStore {
+export function instrumentTrackerStore(
+  inner: TrackerStore,
+  observer: StoreObserver,
+  now: Stopwatch = performanceNow,
+): TrackerStore {
   const timed = async <T>(operation: StoreOperation, call: () => Promise<T>): Promise<T> => {
-    const started = performance.now();
+    const started = now();
     let outcome: CallOutcome = 'error';
     try {
       const result = await call();
       outcome = 'ok';
       return result;
     } finally {
-      observer.storeOperationFinished('tracker', operation, (performance.now() - started) / 1000, outcome);
+      observer.storeOperationFinished('tracker', operation, (now() - started) / 1000, outcome);
     }
   };
   const remove = inner.remove?.bind(inner);
@@ -48,13 +57,17 @@ export function instrumentTrackerStore(inner: TrackerStore, observer: StoreObser
 }
 
 /** A LockStore that reports how long each turn waited for its conversation's lock. */
-export function instrumentLockStore(inner: LockStore, observer: StoreObserver): LockStore {
+export function instrumentLockStore(
+  inner: LockStore,
+  observer: StoreObserver,
+  now: Stopwatch = performanceNow,
+): LockStore {
   return {
     async withLock<T>(conversationId: string, work: () => Promise<T>): Promise<T> {
-      const started = performance.now();
+      const started = now();
       let acquired = false;
       const report = (outcome: CallOutcome) =>
-        observer.storeOperationFinished('lock', 'acquire', (performance.now() - started) / 1000, outcome);
+        observer.storeOperationFinished('lock', 'acquire', (now() - started) / 1000, outcome);
       try {
         return await inner.withLock(conversationId, () => {
           acquired = true;

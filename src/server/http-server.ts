@@ -22,6 +22,8 @@ export interface ListenOptions {
   readonly tls?: TlsFiles;
   /** closed last on shutdown, after the turns in flight (stores) */
   readonly onClosed?: () => Promise<void>;
+  /** how long a connection still sending a response may stay open after the last turn finished (2 s) */
+  readonly closeGraceMs?: number;
 }
 
 export interface RunningServer {
@@ -65,8 +67,7 @@ export async function listen(options: ListenOptions): Promise<RunningServer> {
   };
 }
 
-/** how long a connection still sending a response may stay open after the last turn finished */
-const CLOSE_GRACE_MS = 2_000;
+const DEFAULT_CLOSE_GRACE_MS = 2_000;
 
 async function shutDown(server: Server, options: ListenOptions): Promise<void> {
   const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
@@ -76,7 +77,10 @@ async function shutDown(server: Server, options: ListenOptions): Promise<void> {
   await new Promise((resolve) => setImmediate(resolve));
   for (const channel of options.channels) await channel.close?.();
   server.closeIdleConnections();
-  const grace = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS);
+  const grace = setTimeout(
+    () => server.closeAllConnections(),
+    options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS,
+  );
   await stopped;
   clearTimeout(grace);
   await options.onClosed?.();

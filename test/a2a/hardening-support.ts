@@ -9,18 +9,28 @@ import { startServer } from '../../src/cli/serve.js';
 import type { ParleyServer } from '../../src/cli/serve.js';
 import { SILENT_LOGGER } from '../../src/runtime/logger.js';
 import { MemoryTrackerStore } from '../../src/stores/memory-tracker-store.js';
+import { waitFor } from '../support/timing.js';
 import { A2A_DOMAIN, A2A_FLOWS, writeA2aProject } from './a2a-project.js';
 
 export interface ActionServer {
   readonly url: string;
   /** how many calls each action got */
   readonly calls: Map<string, number>;
+  /** resolves once `action_slow` has been called `count` times in all: that many slow turns are running */
+  slowCalls(count: number): Promise<void>;
+  /** answers the `action_slow` calls held until now (see `scriptedActionServer`) */
+  releaseSlow(): void;
   close(): Promise<void>;
 }
 
-/** `action_slow` answers after `slowMs`; `action_broken` answers HTTP 500. */
-export async function scriptedActionServer(slowMs: number): Promise<ActionServer> {
+/**
+ * `action_slow` answers after `slow` ms, or, when `slow` is 'held', when the test calls `releaseSlow`
+ * (so a turn runs exactly as long as the test needs, however slow the machine); `action_broken`
+ * answers HTTP 500.
+ */
+export async function scriptedActionServer(slow: number | 'held'): Promise<ActionServer> {
   const calls = new Map<string, number>();
+  const held: (() => void)[] = [];
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -35,9 +45,10 @@ export async function scriptedActionServer(slowMs: number): Promise<ActionServer
         response.end(JSON.stringify({ error: 'boom' }));
         return;
       }
-      setTimeout(() => {
+      const answer = () =>
         response.end(JSON.stringify({ events: [], responses: [{ text: 'Slow work done.' }] }));
-      }, slowMs);
+      if (slow === 'held') held.push(answer);
+      else setTimeout(answer, slow);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -45,6 +56,11 @@ export async function scriptedActionServer(slowMs: number): Promise<ActionServer
   return {
     url: `http://127.0.0.1:${port}/webhook`,
     calls,
+    slowCalls: (count) =>
+      waitFor(() => (calls.get('action_slow') ?? 0) >= count, `${count} calls of action_slow`),
+    releaseSlow: () => {
+      for (const answer of held.splice(0)) answer();
+    },
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();
@@ -83,6 +99,7 @@ export interface HardeningServerOptions {
   readonly a2a?: readonly string[];
   readonly actionUrl: string;
   readonly keepAliveMs?: number;
+  readonly closeGraceMs?: number;
 }
 
 export async function startHardeningServer(options: HardeningServerOptions): Promise<ParleyServer> {
@@ -108,6 +125,7 @@ ${(options.a2a ?? []).map((line) => `        ${line}`).join('\n')}
     // the HTTP API (no token) shows the conversations' trackers
     enableApi: true,
     ...(options.keepAliveMs !== undefined ? { a2aKeepAliveMs: options.keepAliveMs } : {}),
+    ...(options.closeGraceMs !== undefined ? { closeGraceMs: options.closeGraceMs } : {}),
   });
 }
 

@@ -175,7 +175,7 @@ describe('A2A push: the URL guard', () => {
     await gone.close();
     const lines: { level: string; fields: Record<string, unknown>; message: string }[] = [];
     const guard = new UrlGuard({ allowedHosts: ['127.0.0.1'] });
-    const sender = new PushSender({ guard, logger: recordingLogger(lines), retries: 2, backoffMs: 20 });
+    const sender = new PushSender({ guard, logger: recordingLogger(lines), retries: 2, backoffMs: 500 });
     const started = Date.now();
     const sent = await sender.deliver({
       url: new URL(gone.url),
@@ -185,8 +185,11 @@ describe('A2A push: the URL guard', () => {
       configId: 'c',
     });
     expect(sent).to.equal(false);
-    expect(Date.now() - started).to.be.at.least(60);
     expect(lines.map((line) => line.level)).to.deep.equal(['warn', 'warn', 'error']);
+    expect(lines.map((line) => line.fields['retryInMs'])).to.deep.equal([500, 1_000, undefined]);
+    // and it did wait those 1.5 s (three refused attempts alone take some 100 ms on a busy machine; a
+    // timer fires at most a little early when the event loop's clock is stale)
+    expect(Date.now() - started).to.be.at.least(1_200);
     expect(lines[2]).to.deep.include({ message: 'a2a push notification failed' });
     expect(lines[2]?.fields['attempts']).to.equal(3);
   });

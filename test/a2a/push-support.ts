@@ -37,7 +37,7 @@ export async function receiver(status = 200): Promise<Receiver> {
     url: `http://127.0.0.1:${port}/hook`,
     port,
     received,
-    async waitFor(count, timeoutMs = 5_000) {
+    async waitFor(count, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {
         if (Date.now() > deadline) throw new Error(`expected ${count} notifications, got ${received.length}`);

@@ -3,8 +3,9 @@ import type { SendMessageRequest } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import { expect } from 'chai';
 import type { ParleyServer } from '../../src/cli/serve.js';
-import { scriptedActionServer, send, sleep, startHardeningServer, statusData } from './hardening-support.js';
+import { scriptedActionServer, send, startHardeningServer, statusData } from './hardening-support.js';
 import type { ActionServer, V03Task } from './hardening-support.js';
+import { waitFor } from '../support/timing.js';
 import { readSse, rpc } from './rpc-support.js';
 
 function sdkRequest(text: string, contextId = ''): SendMessageRequest {
@@ -48,11 +49,12 @@ describe('A2A busy contexts and task timeout', function () {
   let server: ParleyServer;
 
   before(async () => {
-    // the action takes 3 s and the task may take 1 s: the timeout fires well before the turn ends
-    actions = await scriptedActionServer(3_000);
+    // the action answers when the test says so, and the task may take 1 s
+    actions = await scriptedActionServer('held');
     server = await startHardeningServer({ actionUrl: actions.url, a2a: ['task_timeout_seconds: 1'] });
   });
   after(async () => {
+    actions.releaseSlow();
     await server.close();
     await actions.close();
   });
@@ -82,9 +84,9 @@ describe('A2A busy contexts and task timeout', function () {
   it('task_timeout_seconds fails a task that runs too long; the turn still ends in the dialogue', async () => {
     const before = actions.calls.get('action_slow') ?? 0;
     const started = Date.now();
+    // the action is held: only the task timeout (1 s) can answer this blocking send
     const timedOut = await result(server, send('/slow'));
-    const waited = Date.now() - started;
-    expect(waited).to.be.within(800, 2_800);
+    expect(Date.now() - started).to.be.at.least(900);
     expect(timedOut.status.state).to.equal('failed');
     expect(statusData(timedOut)['error']).to.deep.equal({
       code: 'task_timeout',
@@ -94,12 +96,12 @@ describe('A2A busy contexts and task timeout', function () {
     const busy = await rpc(server.baseUrl, send('hello', { contextId: timedOut.contextId }));
     expect(busy.status).to.equal(409);
     // once the action answered, the dialogue holds its message and the context takes messages again
-    await sleep(3_000 - (Date.now() - started));
-    let next = await rpc(server.baseUrl, send('send money to Anna', { contextId: timedOut.contextId }));
-    for (let waited = 0; next.status === 409 && waited < 10_000; waited += 100) {
-      await sleep(100);
+    actions.releaseSlow();
+    let next = busy;
+    await waitFor(async () => {
       next = await rpc(server.baseUrl, send('send money to Anna', { contextId: timedOut.contextId }));
-    }
+      return next.status !== 409;
+    }, 'the context to take messages again');
     const task = next.body['result'] as V03Task;
     expect(task.status.state).to.equal('input-required');
     expect(statusData(task)['awaiting']).to.deep.equal({ slot: 'recipient', flow_id: 'transfer_money' });
@@ -161,38 +163,50 @@ describe('A2A max_contexts', function () {
   });
 });
 
+const KEEP_ALIVE_MS = 200;
+
 describe('A2A streams: keep-alives and resubscribe to a running task', function () {
   this.timeout(60_000);
   let actions: ActionServer;
   let server: ParleyServer;
 
   before(async () => {
-    actions = await scriptedActionServer(1_200);
-    server = await startHardeningServer({ actionUrl: actions.url, keepAliveMs: 100 });
+    actions = await scriptedActionServer('held');
+    server = await startHardeningServer({ actionUrl: actions.url, keepAliveMs: KEEP_ALIVE_MS });
   });
   after(async () => {
+    actions.releaseSlow();
     await server.close();
     await actions.close();
   });
 
   it('a quiet stream gets a keep-alive comment every interval', async () => {
-    const started = Date.now();
+    const slowBefore = actions.calls.get('action_slow') ?? 0;
+    const arrived: number[] = [];
     const response = await fetch(`${server.baseUrl}/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(send('/slow', {}, { method: 'message/stream' })),
     });
-    const { events, comments } = await readSse(response);
-    const elapsed = Date.now() - started;
-    // at least 1.2 s quiet at one comment per 100 ms; a loaded machine may fire fewer, never more
-    expect(comments).to.be.within(5, Math.ceil(elapsed / 100));
+    // the turn stays quiet until eleven keep-alives have come, then its action answers
+    const { events, comments } = await readSse(response, (count) => {
+      arrived.push(Date.now());
+      if (count === 11) void actions.slowCalls(slowBefore + 1).then(() => actions.releaseSlow());
+    });
+    expect(comments).to.be.at.least(11);
+    // ten intervals of 200 ms: comments come no more often (a busy machine delays some, and a timer
+    // fires at most a little early when the event loop's clock is stale)
+    const tenIntervals = (arrived[10] ?? 0) - (arrived[0] ?? 0);
+    expect(tenIntervals).to.be.at.least(10 * KEEP_ALIVE_MS * 0.7);
     const last = events[events.length - 1]?.['result'] as { final: boolean; status: { state: string } };
     expect(last.final).to.equal(true);
     expect(last.status.state).to.equal('input-required');
   });
 
   it('resubscribe to a running task receives the rest of its events (raw SSE and SDK)', async () => {
+    const slowBefore = actions.calls.get('action_slow') ?? 0;
     const running = await result(server, send('/slow', {}, { blocking: false }));
+    await actions.slowCalls(slowBefore + 1);
     const raw = fetch(`${server.baseUrl}/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -203,9 +217,13 @@ describe('A2A streams: keep-alives and resubscribe to a running task', function 
         params: { id: running.id },
       }),
     });
+    // its headers came: the raw stream is subscribed
+    const rawRead = readSse(await raw);
     const client = await new ClientFactory().createFromUrl(server.baseUrl);
     const seen: string[] = [];
     for await (const event of client.resubscribeTask({ tenant: '', id: running.id })) {
+      // both are subscribed (the SDK's first event is the task): now the turn may go on
+      if (seen.length === 0) actions.releaseSlow();
       const payload = event.payload;
       seen.push(
         payload?.$case === 'statusUpdate' ? `status:${payload.value.status?.state}` : String(payload?.$case),
@@ -217,7 +235,7 @@ describe('A2A streams: keep-alives and resubscribe to a running task', function 
     expect(seen.slice(1, -1)).to.have.length.greaterThan(0);
     expect(new Set(seen.slice(1, -1))).to.deep.equal(new Set([`status:${TaskState.TASK_STATE_WORKING}`]));
     expect(seen[seen.length - 1]).to.equal(`status:${TaskState.TASK_STATE_INPUT_REQUIRED}`);
-    const { events } = await readSse(await raw);
+    const { events } = await rawRead;
     const results = events.map((event) => event['result'] as Record<string, unknown>);
     expect(results[0]).to.include({ kind: 'task', id: running.id });
     const updates = results.slice(1) as {

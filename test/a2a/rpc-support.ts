@@ -119,12 +119,28 @@ export function v1Send(text: string, extra: Record<string, unknown> = {}, method
   };
 }
 
-/** SSE `data:` payloads (and comment lines) of a streamed answer, read to its end. */
+/**
+ * SSE `data:` payloads (and comment lines) of a streamed answer, read to its end; `onComment` hears of
+ * each comment as it arrives, with the count so far.
+ */
 export async function readSse(
   response: Response,
+  onComment: (count: number) => void = () => undefined,
 ): Promise<{ events: Record<string, unknown>[]; comments: number }> {
-  const text = await response.text();
-  const blocks = text.split('\n\n').filter((block) => block.trim() !== '');
+  const blocks: string[] = [];
+  let comments = 0;
+  let pending = '';
+  const decoder = new TextDecoder();
+  for await (const chunk of response.body ?? []) {
+    pending += decoder.decode(chunk as Uint8Array, { stream: true });
+    const complete = pending.split('\n\n');
+    pending = complete.pop() ?? '';
+    for (const block of complete.filter((item) => item.trim() !== '')) {
+      blocks.push(block);
+      if (block.startsWith(':')) onComment((comments += 1));
+    }
+  }
+  if (pending.trim() !== '') blocks.push(pending);
   const events = blocks
     .filter((block) => block.startsWith('data: '))
     .map((block) => JSON.parse(block.slice(6)) as Record<string, unknown>);

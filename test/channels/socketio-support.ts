@@ -119,7 +119,7 @@ export interface LogLine {
 /** Serves the bank assistant with the given `socketio:` credentials block (YAML, indented by 2). */
 export async function startSocketBank(
   socketioBlock: string,
-  options: { trackerStore?: MemoryTrackerStore } = {},
+  options: { trackerStore?: MemoryTrackerStore; closeGraceMs?: number } = {},
 ): Promise<SocketBank> {
   const root = writeInlineProject({
     domain: DOMAIN,
@@ -141,6 +141,7 @@ export async function startSocketBank(
     host: '127.0.0.1',
     logger,
     trackerStore,
+    ...(options.closeGraceMs !== undefined ? { closeGraceMs: options.closeGraceMs } : {}),
   });
   return { server, trackerStore, logs };
 }
@@ -176,7 +177,7 @@ export class ChatClient {
   }
 
   /** Resolves once `count` bot messages have arrived in all, or fails after `timeoutMs`. */
-  async waitFor(count: number, timeoutMs = 5_000): Promise<unknown[]> {
+  async waitFor(count: number, timeoutMs = 15_000): Promise<unknown[]> {
     const deadline = Date.now() + timeoutMs;
     while (this.received.length < count) {
       const left = deadline - Date.now();

@@ -244,10 +244,12 @@ describe('socket.io channel with session persistence', function () {
 });
 
 describe('socket.io channel shutdown', function () {
-  this.timeout(30_000);
+  this.timeout(60_000);
+  /** far longer than a clean shutdown takes: one that waits for it left the client connected */
+  const CLOSE_GRACE_MS = 20_000;
 
   it('closes connected clients promptly when the server stops', async () => {
-    const bank = await startSocketBank('');
+    const bank = await startSocketBank('', { closeGraceMs: CLOSE_GRACE_MS });
     const chat = new ChatClient(bank.server.baseUrl);
     try {
       await chat.connected();
@@ -258,7 +260,7 @@ describe('socket.io channel shutdown', function () {
       const reason = await disconnected;
       // a transport close, not a server kick: clients reconnect by themselves to a restarted server
       expect(reason).to.equal('transport close');
-      expect(performance.now() - started).to.be.below(1_000);
+      expect(performance.now() - started).to.be.below(CLOSE_GRACE_MS / 2);
     } finally {
       chat.close();
     }

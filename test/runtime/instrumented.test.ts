@@ -14,6 +14,7 @@ import { composeAgent } from '../../src/cli/compose.js';
 import type { Command } from '../../src/core/commands/types.js';
 import { InstrumentedActionRunner } from '../../src/runtime/instrumented-action-runner.js';
 import { inlineAssistant } from '../support/inline-assistant.js';
+import { deferred } from '../support/timing.js';
 
 interface StoreCall {
   store: StoreKind;
@@ -33,8 +34,6 @@ function recorder(): {
       calls.push({ store, operation, seconds, outcome }),
   };
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('instrumented stores', () => {
   it('times each tracker call and passes data through, keeping optional methods as the store has them', async () => {
@@ -85,14 +84,25 @@ describe('instrumented stores', () => {
 
   it('reports the wait for a lock, not the time the turn holds it', async () => {
     const observer = recorder();
-    const locks = instrumentLockStore(new MemoryLockStore(), observer);
-    const first = locks.withLock('c1', () => sleep(60).then(() => 'first'));
-    const second = locks.withLock('c1', async () => 'second');
+    let clockMs = 0;
+    const locks = instrumentLockStore(new MemoryLockStore(), observer, () => clockMs);
+    const inside = deferred();
+    const release = deferred();
+    const first = locks.withLock('c1', async () => {
+      inside.resolve();
+      await release.promise;
+      return 'first';
+    });
+    await inside.promise; // the first turn took the lock at 0 ms
+    clockMs = 2_000;
+    const second = locks.withLock('c1', async () => 'second'); // asks at 2 s, queued behind the first
+    clockMs = 9_000;
+    release.resolve(); // the first turn held the lock for 9 s; the second waited 7 s
     expect(await Promise.all([first, second])).to.deep.equal(['first', 'second']);
-    const [fast, queued] = observer.calls;
-    expect(fast).to.include({ store: 'lock', operation: 'acquire', outcome: 'ok' });
-    expect(fast?.seconds).to.be.below(0.03);
-    expect(queued?.seconds).to.be.at.least(0.05);
+    expect(observer.calls).to.deep.equal([
+      { store: 'lock', operation: 'acquire', seconds: 0, outcome: 'ok' },
+      { store: 'lock', operation: 'acquire', seconds: 7, outcome: 'ok' },
+    ]);
   });
 
   it('counts a lock that cannot be taken as a lock error, and a failing turn under the lock as none', async () => {

@@ -100,8 +100,9 @@ async function withoutUnhandledRejections(action: () => Promise<void>): Promise<
   process.on('unhandledRejection', listener);
   try {
     await action();
-    // rejections are reported once the microtasks have run; give them a few turns of the loop
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Node reports a rejection nobody handled when the current turn of the event loop ends, before
+    // the next one runs its callbacks
+    await new Promise((resolve) => setImmediate(resolve));
   } finally {
     process.off('unhandledRejection', listener);
   }

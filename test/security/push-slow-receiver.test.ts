@@ -8,7 +8,7 @@
 import { createServer } from 'node:net';
 import type { Server, Socket } from 'node:net';
 import { expect } from 'chai';
-import { PushSender } from '../../src/a2a/push/push-sender.js';
+import { DEFAULT_PUSH_TIMEOUT_MS, PushSender } from '../../src/a2a/push/push-sender.js';
 import { PushService } from '../../src/a2a/push/push-service.js';
 import { UrlGuard } from '../../src/a2a/push/url-guard.js';
 import { TaskStore } from '../../src/a2a/tasks/task-store.js';
@@ -86,15 +86,14 @@ describe('Security: a push receiver that trickles its answer', function () {
       backoffMs: 10,
     });
     try {
-      const started = Date.now();
+      // two attempts of 300 ms; with only a silence timeout, the trickle would hold it for ever
       const delivered = await within(
-        3_000,
+        15_000,
         sender.deliver({ url: new URL(trickle.url), headers: {}, body: '{}', taskId: 't', configId: 'c' }),
       );
       expect(delivered).to.equal(false);
-      expect(Date.now() - started).to.be.below(2_000);
       expect(lines).to.include('a2a push notification failed');
-      await waitUntil(() => trickle.open() === 0, 2_000);
+      await waitUntil(() => trickle.open() === 0, 10_000);
     } finally {
       await trickle.close();
     }
@@ -102,15 +101,16 @@ describe('Security: a push receiver that trickles its answer', function () {
 
   it('drops the connection once the status line and headers are in, whatever the body does', async () => {
     const trickle = await tricklingReceiver(1);
-    const sender = new PushSender({ guard, logger: recordingLogger(), timeoutMs: 5_000 });
+    const sender = new PushSender({ guard, logger: recordingLogger(), timeoutMs: 20_000 });
     try {
-      // the headers (48 bytes) arrive within ~50 ms; the million-byte body would take 17 minutes
+      // the headers (48 bytes) arrive within ~50 ms; the million-byte body would take 17 minutes, so
+      // a sender reading it would hold the attempt until its 20 s deadline
       const delivered = await within(
-        3_000,
+        10_000,
         sender.deliver({ url: new URL(trickle.url), headers: {}, body: '{}', taskId: 't', configId: 'c' }),
       );
       expect(delivered).to.equal(true);
-      await waitUntil(() => trickle.open() === 0, 2_000);
+      await waitUntil(() => trickle.open() === 0, 10_000);
     } finally {
       await trickle.close();
     }
@@ -150,11 +150,12 @@ describe('Security: a push receiver that trickles its answer', function () {
       });
       expect(service.inFlight).to.equal(3);
       expect(lines.filter((line) => /too many deliveries under way/.test(line))).to.have.length(2);
-      await waitUntil(() => trickle.open() === 3, 2_000);
+      await waitUntil(() => trickle.open() === 3, 10_000);
       service.close();
-      await within(2_000, service.settled());
+      // not abandoned, they would run until their 60 s deadline
+      await within(20_000, service.settled());
       expect(service.inFlight).to.equal(0);
-      await waitUntil(() => trickle.open() === 0, 2_000);
+      await waitUntil(() => trickle.open() === 0, 10_000);
     } finally {
       await trickle.close();
     }
@@ -184,11 +185,12 @@ describe('Security: a trickling push receiver against a running server', functio
         'orchestrator',
         send('/SetSlots(recipient=Anna)', { taskId: task.id, contextId: task.contextId }),
       );
-      await waitUntil(() => trickle.open() === 3, 5_000);
+      await waitUntil(() => trickle.open() === 3, 10_000);
       expect(await stillServes(server)).to.equal(true);
-      await within(5_000, server.close());
+      // abandoned at once, not when each attempt's own deadline (10 s) has passed
+      await within(DEFAULT_PUSH_TIMEOUT_MS / 2, server.close());
       closed = true;
-      await waitUntil(() => trickle.open() === 0, 3_000);
+      await waitUntil(() => trickle.open() === 0, DEFAULT_PUSH_TIMEOUT_MS / 2);
     } finally {
       if (!closed) await server.close();
       await trickle.close();

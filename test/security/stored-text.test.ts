@@ -154,7 +154,7 @@ function collectingDestination(): { lines: string[]; write(line: string): void }
   };
 }
 
-async function eventually(check: () => boolean, timeoutMs = 2_000): Promise<void> {
+async function eventually(check: () => boolean, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error('timed out');

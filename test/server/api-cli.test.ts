@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCommand } from '../../src/cli/run-command.js';
 import { dedent } from '../support/inline-assistant.js';
+import { waitFor } from '../support/timing.js';
 import { DOMAIN, FLOWS, NLU } from './api-support.js';
 
 function writeProject(): string {
@@ -33,10 +34,8 @@ async function run(
     ['--project', writeProject(), '--port', '0', '-i', '127.0.0.1', '--log-level', 'error', ...args],
     { from: 'user' },
   );
-  for (let waited = 0; !/running at (\S+) /.test(stdout); waited += 50) {
-    if (waited > 20_000 || exitCode >= 0) throw new Error(`parley run did not start: ${stdout}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitFor(() => /running at (\S+) /.test(stdout) || exitCode >= 0, 'parley run to start', 50_000);
+  if (exitCode >= 0) throw new Error(`parley run did not start: ${stdout}`);
   const baseUrl = (/running at (\S+) /.exec(stdout) as RegExpExecArray)[1] as string;
   return {
     baseUrl,

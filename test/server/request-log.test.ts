@@ -4,6 +4,7 @@ import { createLogger } from '../../src/cli/logger.js';
 import { startServer } from '../../src/cli/serve.js';
 import type { ParleyServer } from '../../src/cli/serve.js';
 import { OBSERVED_PROJECT, writeProject } from './observability-project.js';
+import { waitFor } from '../support/timing.js';
 
 type LogLine = Record<string, unknown> & { msg: string; level: number };
 
@@ -21,14 +22,10 @@ class CapturedLines extends Writable {
     return this.lines.filter(predicate);
   }
 
-  /** The first line matching, waiting a little: a request is logged once its response has been sent. */
+  /** The first line matching, once there: a request is logged once its response has been sent. */
   async first(predicate: (line: LogLine) => boolean): Promise<LogLine> {
-    for (let attempt = 0; attempt < 100; attempt += 1) {
-      const found = this.lines.find(predicate);
-      if (found) return found;
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error('no log line matched');
+    await waitFor(() => this.lines.some(predicate), 'a matching log line');
+    return this.lines.find(predicate) as LogLine;
   }
 }
 

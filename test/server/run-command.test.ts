@@ -6,6 +6,11 @@ import { runCommand } from '../../src/cli/run-command.js';
 import { SILENT_LOGGER } from '../../src/runtime/logger.js';
 import { MemoryTrackerStore } from '../../src/stores/memory-tracker-store.js';
 import { writeInlineProject } from '../support/inline-project.js';
+import { deferred, waitFor } from '../support/timing.js';
+
+const SLOW_ACTION_HOOK = 'parleyTestSlowAction';
+/** how long the shutdown lets connections finish once the turns are done: short, to cut early */
+const CLOSE_GRACE_MS = 100;
 
 const SLOW_PROJECT = {
   domain: `
@@ -25,11 +30,12 @@ const SLOW_PROJECT = {
           - action: utter_after
   `,
   files: {
+    // runs until the test lets it finish (the test and the in-process action share globalThis)
     'actions/slow.ts': [
       'export default {',
       "  name: 'action_slow',",
       '  async run() {',
-      '    await new Promise((resolve) => setTimeout(resolve, 400));',
+      `    await (globalThis as Record<string, unknown>)['${SLOW_ACTION_HOOK}']?.();`,
       "    return { responses: [{ text: 'slow action done' }] };",
       '  },',
       '};',
@@ -58,7 +64,7 @@ async function runCli(argv: string[], signals = new EventEmitter()) {
 }
 
 describe('parley run', function () {
-  this.timeout(30_000);
+  this.timeout(60_000);
 
   it('finishes the turns in flight on shutdown, then refuses connections', async () => {
     const root = writeInlineProject(SLOW_PROJECT);
@@ -70,14 +76,26 @@ describe('parley run', function () {
       host: '127.0.0.1',
       logger: SILENT_LOGGER,
       trackerStore: store,
+      closeGraceMs: CLOSE_GRACE_MS,
     });
+    const entered = deferred();
+    const release = deferred();
+    const hooks = globalThis as Record<string, unknown>;
+    hooks[SLOW_ACTION_HOOK] = () => {
+      entered.resolve();
+      return release.promise;
+    };
     const inFlight = fetch(`${server.baseUrl}/webhooks/rest/webhook`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ sender: 'slow', message: '/slow' }),
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await entered.promise;
     const closed = server.close();
+    // the turn goes on for ten graces: a shutdown that did not wait for it would cut its connection
+    await new Promise((resolve) => setTimeout(resolve, 10 * CLOSE_GRACE_MS));
+    release.resolve();
+    delete hooks[SLOW_ACTION_HOOK];
     const response = await inFlight;
     const messages = (await response.json()) as { text: string }[];
     expect(messages.map((message) => message.text)).to.include.members([
@@ -107,8 +125,11 @@ describe('parley run', function () {
       '--log-level',
       'error',
     ]);
-    for (let waited = 0; !out.stdout.includes('up and running') && waited < 15_000; waited += 50)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitFor(
+      () => out.stdout.includes('up and running') || out.code >= 0,
+      'the server to start (or the command to end)',
+      50_000,
+    );
     expect(out.stdout).to.match(/Parley server is up and running at http:\/\/127\.0\.0\.1:\d+/);
     expect(out.stdout).to.contain('channels: rest');
     // a stray rejection is logged while serving (it does not end the process), and the hook goes with the server

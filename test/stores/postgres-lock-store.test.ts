@@ -1,5 +1,9 @@
 import { expect } from 'chai';
-import { PostgresLockStore, advisoryLockKey } from '../../src/stores/locks/postgres-lock-store.js';
+import {
+  DEFAULT_LOCK_WAIT_MS,
+  PostgresLockStore,
+  advisoryLockKey,
+} from '../../src/stores/locks/postgres-lock-store.js';
 import type { TestDatabase } from '../support/postgres.js';
 import {
   adminQuery,
@@ -8,8 +12,24 @@ import {
   requirePostgres,
   terminateConnections,
 } from '../support/postgres.js';
+import { deferred } from '../support/timing.js';
 import { expectCode } from './tracker-store-contract.js';
 import { lockId, lockStoreContract } from './lock-store-contract.js';
+
+/** Takes the conversation's lock and returns once the holder's turn is running inside it. */
+async function holdInside(
+  store: PostgresLockStore,
+  id: string,
+): Promise<{ held: Promise<void>; release: () => void }> {
+  const inside = deferred();
+  const done = deferred();
+  const held = store.withLock(id, () => {
+    inside.resolve();
+    return done.promise;
+  });
+  await inside.promise;
+  return { held, release: () => done.resolve() };
+}
 
 describe('PostgresLockStore', function () {
   this.timeout(60_000);
@@ -50,15 +70,14 @@ describe('PostgresLockStore', function () {
   it('gives up with LOCK_TIMEOUT when another process holds the conversation too long', async () => {
     const [holder, waiter] = [open(), open({ waitTimeoutMs: 300 })];
     const id = lockId('timeout');
-    let release!: () => void;
-    const held = holder.withLock(id, () => new Promise<void>((resolve) => (release = resolve)));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const { held, release } = await holdInside(holder, id);
     const started = performance.now();
     await expectCode(
       waiter.withLock(id, async () => 'never'),
       'LOCK_TIMEOUT',
     );
-    expect(performance.now() - started).to.be.within(250, 1500);
+    // a timer never fires early; a waiter that ignored its 300 ms would wait the default 60 s
+    expect(performance.now() - started).to.be.within(250, DEFAULT_LOCK_WAIT_MS / 6);
     release();
     await held;
     expect(await waiter.withLock(id, async () => 'now')).to.equal('now');
@@ -67,9 +86,7 @@ describe('PostgresLockStore', function () {
   it('frees the conversation when the holding connection dies (a crashed process)', async () => {
     const [holder, other] = [open(), open({ waitTimeoutMs: 5000 })];
     const id = lockId('crash');
-    let release!: () => void;
-    const held = holder.withLock(id, () => new Promise<void>((resolve) => (release = resolve)));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const { held, release } = await holdInside(holder, id);
     const key = advisoryLockKey(id);
     const holders = await adminQuery(
       `SELECT l.pid FROM pg_locks l WHERE l.locktype = 'advisory' AND l.granted

@@ -165,22 +165,22 @@ describe('SqlTrackerStore', () => {
       const store = database.store();
       const short = conversation('short', 2);
       await store.append('short', short, { expectedCount: 0, snapshot: snapshotOf('short', short) });
-      const long = conversation('long', 1000);
+      const long = conversation('long', 2000);
       await store.append('long', long, { expectedCount: 0, snapshot: snapshotOf('long', long) });
-      const tail = turnEvents('long', 1000);
+      const tail = turnEvents('long', 2000);
       await store.append('long', tail, { expectedCount: long.length });
-      const time = async (id: string): Promise<number> => {
-        await store.loadRecent(id);
-        const start = performance.now();
-        for (let round = 0; round < 30; round += 1) await store.loadRecent(id);
-        return (performance.now() - start) / 30;
-      };
-      const [shortMs, longMs] = [await time('short'), await time('long')];
+      // the fastest of many interleaved loads: a busy machine can slow a load down, never speed it up
+      const fastest = { short: Infinity, long: Infinity };
+      for (let round = 0; round < 30; round += 1)
+        for (const id of ['short', 'long'] as const) {
+          const start = performance.now();
+          await store.loadRecent(id);
+          fastest[id] = Math.min(fastest[id], performance.now() - start);
+        }
       expect((await store.loadRecent('long')).eventsAfterSnapshot).to.deep.equal(tail);
-      // 5,005 events against 10: a load that read the history would take many times longer
-      expect(longMs, `short ${shortMs.toFixed(2)} ms, long ${longMs.toFixed(2)} ms`).to.be.below(
-        shortMs * 4 + 2,
-      );
+      const shown = `short ${fastest.short.toFixed(2)} ms, long ${fastest.long.toFixed(2)} ms`;
+      // 10,005 events against 10: a load that read the history takes over ten times longer
+      expect(fastest.long, shown).to.be.below(fastest.short * 3 + 1);
     });
   });
 });

@@ -22,6 +22,8 @@ export class TcpProxy {
   private readonly clients = new Set<Socket>();
   private listeningPort = 0;
   private frozen = false;
+  private acceptedCount = 0;
+  private freezeAfterNextSend: (() => void) | undefined;
 
   private constructor(options: TcpProxyOptions) {
     this.options = options;
@@ -39,6 +41,11 @@ export class TcpProxy {
 
   get paused(): boolean {
     return this.server === undefined || this.frozen;
+  }
+
+  /** client connections accepted since the start, frozen ones included: a retry shows up here */
+  get accepted(): number {
+    return this.acceptedCount;
   }
 
   /** client-side connections open now */
@@ -66,6 +73,19 @@ export class TcpProxy {
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     this.cut();
     await closed;
+  }
+
+  /**
+   * Freezes (as `pause('freeze')`) the moment the next bytes from a client have been passed on, so
+   * that a statement is surely under way when the database stops answering. Resolves once frozen.
+   */
+  freezeMidStatement(): Promise<void> {
+    return new Promise((resolve) => {
+      this.freezeAfterNextSend = () => {
+        this.freezeAfterNextSend = undefined;
+        void this.pause('freeze').then(resolve);
+      };
+    });
   }
 
   /** Accepts connections again, on the same port. */
@@ -102,6 +122,7 @@ export class TcpProxy {
   }
 
   private pipe(client: Socket): void {
+    this.acceptedCount += 1;
     if (this.frozen) {
       // accepted, never answered
       this.sockets.add(client);
@@ -129,5 +150,7 @@ export class TcpProxy {
     }
     client.pipe(upstream);
     upstream.pipe(client);
+    // after pipe's own listener: the bytes have been written upstream when this runs
+    client.on('data', () => this.freezeAfterNextSend?.());
   }
 }

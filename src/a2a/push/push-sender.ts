@@ -78,8 +78,12 @@ export class PushSender {
         );
         return false;
       }
-      this.options.logger.warn({ ...log, attempt: attempt + 1, reason: result.reason }, 'a2a push retrying');
-      await pause(backoff * 2 ** attempt, delivery.signal);
+      const retryInMs = backoff * 2 ** attempt;
+      this.options.logger.warn(
+        { ...log, attempt: attempt + 1, retryInMs, reason: result.reason },
+        'a2a push retrying',
+      );
+      await pause(retryInMs, delivery.signal);
     }
   }
 

@@ -45,6 +45,8 @@ export interface OpenAiClientOptions {
   readonly extraBody?: Readonly<Record<string, unknown>>;
   /** defaults to the global fetch */
   readonly fetch?: typeof fetch;
+  /** how a wait before a retry is spent; defaults to a timer (tests record the waits instead) */
+  readonly sleep?: (ms: number) => Promise<void>;
 }
 
 export const DEFAULT_LLM_TIMEOUT_SECONDS = 7;
@@ -92,7 +94,7 @@ export class OpenAiClient implements ChatCompletionClient {
       const outcome = await this.attempt(body, attempt);
       if (outcome.kind === 'done') return outcome.result;
       if (attempt > retries) return { ok: false, error: outcome.error };
-      await sleep(this.delay(attempt, outcome.retryAfterMs));
+      await (this.options.sleep ?? sleep)(this.delay(attempt, outcome.retryAfterMs));
     }
   }
 

@@ -12,6 +12,7 @@ import type { ParleyServer } from '../../../src/cli/serve.js';
 import { createTestDatabase, requirePostgres } from '../../support/postgres.js';
 import type { TestDatabase } from '../../support/postgres.js';
 import { TcpProxy } from '../../support/tcp-proxy.js';
+import { waitFor } from '../../support/timing.js';
 import type { RestReply } from './done-means-support.js';
 import {
   ANYTHING_ELSE,
@@ -47,10 +48,18 @@ interface Outage {
   readonly answerWithinMs: number;
 }
 
+// Each outage lasts well beyond the time allowed for an answer, so that a request left waiting for
+// the database to come back cannot pass for a fast failure.
 const OUTAGES: readonly Outage[] = [
-  { mode: 'refuse', title: 'stopped (connections cut and refused)', outageMs: 3_000, answerWithinMs: 5_000 },
+  // a request in flight at the cut takes some 2 s to fail, over 6 s on a busy machine
+  {
+    mode: 'refuse',
+    title: 'stopped (connections cut and refused)',
+    outageMs: 20_000,
+    answerWithinMs: 12_000,
+  },
   // a silent server is only noticed by timeouts: 5 s of silence ends a connection, 5 s to connect
-  { mode: 'freeze', title: 'hung (nothing answers)', outageMs: 11_000, answerWithinMs: 8_000 },
+  { mode: 'freeze', title: 'hung (nothing answers)', outageMs: 30_000, answerWithinMs: 16_000 },
 ];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -140,6 +149,9 @@ async function trafficThroughOutage(
   let stopped = false;
   const sent: Sent[] = [];
   const health: number[] = [];
+  const everyClientAnswered = (sentIn: Phase) =>
+    new Set(sent.filter((entry) => entry.sentIn === sentIn).map((entry) => entry.conversation)).size ===
+    ids.length;
   const client = async (conversation: string): Promise<void> => {
     for (let n = 0; !stopped; n += 1) {
       const sentIn = phase;
@@ -159,7 +171,8 @@ async function trafficThroughOutage(
   const clients = Promise.all(ids.map(client));
   await sleep(1_500);
   phase = 'cutting';
-  await proxy.pause(outage.mode);
+  // a hung database is only noticed by a statement waiting for its answer: freeze with one under way
+  await (outage.mode === 'freeze' ? proxy.freezeMidStatement() : proxy.pause('refuse'));
   phase = 'outage';
   const outageEnds = Date.now() + outage.outageMs;
   while (Date.now() < outageEnds) {
@@ -168,11 +181,12 @@ async function trafficThroughOutage(
   }
   phase = 'resuming';
   await proxy.resume();
-  // a connection attempt that was begun during the outage and is failing right now may still fail
-  // the request waiting for a connection: 'after' begins a moment later
-  await sleep(250);
+  // a connection attempt that was begun during the outage and fails now may still fail a request
+  // waiting for a connection: 'after' begins once every client has been answered since the resume
+  await waitFor(() => everyClientAnswered('resuming'), 'an answer to every client since the resume', 30_000);
   phase = 'after';
   await sleep(2_000);
+  await waitFor(() => everyClientAnswered('after'), 'an answer to every client afterwards', 30_000);
   stopped = true;
   await clients;
   return { sent, health };

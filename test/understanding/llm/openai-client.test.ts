@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { OpenAiClient } from '../../../src/understanding/llm/openai-client.js';
+import { DEFAULT_LLM_TIMEOUT_SECONDS, OpenAiClient } from '../../../src/understanding/llm/openai-client.js';
 import type { ChatResult, OpenAiClientOptions } from '../../../src/understanding/llm/openai-client.js';
 import { startFakeOpenAi } from '../../support/fake-openai.js';
 import type { FakeOpenAi } from '../../support/fake-openai.js';
@@ -93,18 +93,27 @@ describe('OpenAI-compatible chat client', () => {
           ? { status: 500 }
           : 'offtopic reply',
     );
-    const started = performance.now();
-    const result = await client(fake.apiBase, { retryDelayMs: 20 }).complete(HELLO);
+    const waits: number[] = [];
+    const sleep = async (ms: number) => void waits.push(ms);
+    const result = await client(fake.apiBase, { retryDelayMs: 20, sleep }).complete(HELLO);
     expect(text(result)).to.equal('offtopic reply');
     expect(fake.requests).to.have.length(3);
-    expect(performance.now() - started).to.be.at.least(55); // 20 ms, then 40 ms
+    expect(waits).to.deep.equal([20, 40]);
   });
 
   it('honours Retry-After, up to the longest wait', async () => {
-    fake.answer(({ index }) => (index === 0 ? { status: 429, headers: { 'Retry-After': '0.05' } } : 'ok'));
+    fake.answer(({ index }) => (index === 0 ? { status: 429, headers: { 'Retry-After': '0.2' } } : 'ok'));
     const started = performance.now();
     expect(text(await client(fake.apiBase, { retryDelayMs: 1 }).complete(HELLO))).to.equal('ok');
-    expect(performance.now() - started).to.be.at.least(45);
+    // really waited the 200 ms asked for, not the 1 ms of its own backoff (a timer may fire a
+    // little early when the event loop's clock is stale, never by much)
+    expect(performance.now() - started).to.be.at.least(150);
+    const waits: number[] = [];
+    const sleep = async (ms: number) => void waits.push(ms);
+    const asked = fake.requests.length;
+    fake.answer(({ index }) => (index === asked ? { status: 429, headers: { 'Retry-After': '60' } } : 'ok'));
+    await client(fake.apiBase, { maxRetryDelayMs: 8_000, sleep }).complete(HELLO);
+    expect(waits, 'capped at the longest wait').to.deep.equal([8_000]);
   });
 
   it('gives up after max_retries with LLM_UNREACHABLE and the last status', async () => {
@@ -121,7 +130,8 @@ describe('OpenAI-compatible chat client', () => {
     const started = performance.now();
     const failed = error(await client(fake.apiBase, { timeoutSeconds: 0.2 }).complete(HELLO));
     expect(failed.code).to.equal('LLM_TIMEOUT');
-    expect(performance.now() - started).to.be.below(2_000);
+    // its 200 ms, not the default 7 s
+    expect(performance.now() - started).to.be.within(150, (DEFAULT_LLM_TIMEOUT_SECONDS * 1000) / 2);
     expect(fake.requests).to.have.length(1);
   });
 

@@ -90,7 +90,7 @@ export class TurnRunner {
       : undefined;
     const outcome = dialogueOutcome({
       ...(completedFlow ? { completedFlow } : {}),
-      tracker: await agent.state(context.key),
+      tracker: result.state,
       events: result.events,
       messages: result.messages,
       includeConversationRepair: this.options.settings.includeConversationRepair,
@@ -113,8 +113,8 @@ export class TurnRunner {
             metadata: { a2a_cancel_task: task.id },
             commands: [{ command: 'cancel flow' }],
           })
-        : { messages: [] };
-      const after = hasFlow ? await agent.state(conversationId) : before;
+        : { messages: [], state: before };
+      const after = result.state;
       this.finish(
         task,
         {

@@ -5,11 +5,16 @@ import type { BotUttered, Event, UnstampedEvent } from '../core/events/types.js'
 import type { TrackerStore } from '../core/ports.js';
 
 /** The events a turn appended, and the bot messages among them. */
+/** All an edge needs after a turn, so that none reads the store again. */
 export interface TurnResult {
   /** the events this turn appended, in order */
   readonly events: readonly Event[];
   /** the bot messages among them */
   readonly messages: readonly BotUttered[];
+  /** the dialogue state after the turn, as stored with it */
+  readonly state: TrackerState;
+  /** how many events the conversation holds after the turn */
+  readonly eventCount: number;
 }
 
 /** The events of a turn being built: applied to the state as they come, stored together at the end. */
@@ -85,6 +90,8 @@ export class OpenTurn {
     return {
       events: this.added,
       messages: this.added.filter((event): event is BotUttered => event.event === 'bot'),
+      state: snapshot.state,
+      eventCount: snapshot.eventCount,
     };
   }
 }

@@ -46,9 +46,25 @@ const FLOWS = `
         - action: utter_sunny
 `;
 
+/** A memory store that counts the reads of the conversations' stored events. */
+class CountingStore extends MemoryTrackerStore {
+  readonly reads = { recent: 0, all: 0 };
+
+  override loadRecent(conversationId: string) {
+    this.reads.recent += 1;
+    return super.loadRecent(conversationId);
+  }
+
+  override loadAll(conversationId: string) {
+    this.reads.all += 1;
+    return super.loadAll(conversationId);
+  }
+}
+
 describe('A2A outcome after a digression (two collect frames on the stack)', function () {
   this.timeout(60_000);
   let server: ParleyServer;
+  const store = new CountingStore();
 
   before(async () => {
     const root = writeInlineProject({
@@ -65,7 +81,7 @@ describe('A2A outcome after a digression (two collect frames on the stack)', fun
       port: 0,
       host: '127.0.0.1',
       logger: SILENT_LOGGER,
-      trackerStore: new MemoryTrackerStore(),
+      trackerStore: store,
       env: {},
       enableApi: true,
     });
@@ -95,6 +111,15 @@ describe('A2A outcome after a digression (two collect frames on the stack)', fun
       ...(collect ? { collect } : {}),
     }));
   };
+
+  it('reads the conversation once per turn: the outcome comes from the turn, not from the store again', async () => {
+    const first = await task(send('/book_trip'));
+    store.reads.recent = 0;
+    store.reads.all = 0;
+    const digression = await task(send('/check_weather', { contextId: first.contextId }));
+    expect(statusData(digression)).to.deep.include({ state: 'input-required' });
+    expect(store.reads).to.deep.equal({ recent: 1, all: 0 });
+  });
 
   it("awaits the top question: the interrupting flow's, then the resume confirmation, then the first flow's again", async () => {
     const first = await task(send('/book_trip'));

@@ -212,6 +212,18 @@ describe('Agent', () => {
     expect(await conversation.events()).to.deep.equal(returned);
   });
 
+  it('returns the state and event count it stored, so no edge needs to read the store after a turn', async () => {
+    const conversation = await startConversation(assistant);
+    for (const [text, commands] of [
+      ['hi', [start('greet')]],
+      ['???', undefined],
+    ] as const) {
+      const result = await conversation.turn(text, commands);
+      expect(result.state).to.deep.equal(await conversation.state());
+      expect(result.eventCount).to.equal((await conversation.events()).length);
+    }
+  });
+
   it('stamps every event with the clock time of its turn', async () => {
     const clock = new ManualClock(1_800_000_000);
     const conversation = await startConversation(assistant, { clock });

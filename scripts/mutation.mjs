@@ -72,7 +72,7 @@ function scopeOptions(name, { mutate, incremental, typeCheck, ignoreStatic, conc
     mochaOptions: { ...base.mochaOptions, spec: scope.spec },
     incremental,
     ignoreStatic,
-    ...(concurrency ? { concurrency } : {}),
+    ...((concurrency ?? scope.concurrency) ? { concurrency: concurrency ?? scope.concurrency } : {}),
     ...(typeCheck ? { checkers: ['typescript'], tsconfigFile: scope.tsconfig } : {}),
     incrementalFile: `reports/mutation/stryker-incremental-${name}.json`,
     htmlReporter: { fileName: `reports/mutation/${name}.html` },

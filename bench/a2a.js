@@ -16,11 +16,10 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { postgresDatabase } from './support/postgres.js';
 import { recordResults, setting, targetMet } from './support/results.js';
 import { failures, formatSummary, interleavedRounds } from './support/rounds.js';
+import { inChild, isLoadGenerator } from './support/load-generator.js';
 
 const CONNECTIONS = setting('BENCH_CONNECTIONS', 32);
 const DURATION_S = setting('BENCH_DURATION', 10, 3);
@@ -33,9 +32,7 @@ const EXPECTED = [
   ['"state":"completed"', 'savings'],
 ];
 
-const LOAD_FLAG = '--load-generator';
-if (process.argv[2] === LOAD_FLAG) process.once('message', async (data) => process.send(await load(data)));
-else await main();
+if (!isLoadGenerator(load)) await main();
 
 /** In the child: one autocannon run; each connection runs its own contexts, one 2-turn cycle each. */
 async function load({ url, path, connections, duration, prefix, check }) {
@@ -92,24 +89,11 @@ async function load({ url, path, connections, duration, prefix, check }) {
   };
 }
 
-function inChild(data) {
-  return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(import.meta.url), [LOAD_FLAG]);
-    child.once('message', (result) => {
-      child.kill();
-      resolve(result);
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => code && reject(new Error(`the load generator exited with ${code}`)));
-    child.send(data);
-  });
-}
-
 /** A warm-up run, then the measured one; `check`: the answers must be the bundled assistant's. */
 async function measure(target, prefix, check = true) {
   const run = { url: target.baseUrl, path: target.path, connections: CONNECTIONS, check };
-  await inChild({ ...run, duration: WARMUP_S, prefix: `${prefix}-warm` });
-  return inChild({ ...run, duration: DURATION_S, prefix });
+  await inChild(import.meta.url, { ...run, duration: WARMUP_S, prefix: `${prefix}-warm` });
+  return inChild(import.meta.url, { ...run, duration: DURATION_S, prefix });
 }
 
 /** The @a2a-js/sdk echo agent (spec/a2a.md §4.6): every message gets a completed task echoing its text. */

@@ -13,11 +13,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { postgresDatabase } from './support/postgres.js';
 import { recordResults, setting, summarise, targetMet } from './support/results.js';
 import { failures, formatSummary, interleavedRounds } from './support/rounds.js';
+import { inChild, isLoadGenerator } from './support/load-generator.js';
 
 const CONNECTIONS = setting('BENCH_CONNECTIONS', 32);
 const DURATION_S = setting('BENCH_DURATION', 10, 3);
@@ -32,9 +31,7 @@ const WEBHOOK = '/webhooks/rest/webhook';
 const CYCLE = ['/check_balance', '/SetSlots(account_type=savings)'];
 const EXPECTED = ['Which account would you like the balance for?', 'savings'];
 
-const LOAD_FLAG = '--load-generator';
-if (process.argv[2] === LOAD_FLAG) process.once('message', async (data) => process.send(await load(data)));
-else await main();
+if (!isLoadGenerator(load)) await main();
 
 /** In the child: one autocannon run; each connection talks to its own conversations, in order. */
 async function load({ url, connections, duration, prefix, check }) {
@@ -71,24 +68,11 @@ async function load({ url, connections, duration, prefix, check }) {
   };
 }
 
-function inChild(data) {
-  return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(import.meta.url), [LOAD_FLAG]);
-    child.once('message', (result) => {
-      child.kill();
-      resolve(result);
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => code && reject(new Error(`the load generator exited with ${code}`)));
-    child.send(data);
-  });
-}
-
 /** A warm-up run, then the measured one; `check`: the replies must be the assistant's. */
 async function measure(baseUrl, prefix, check = true) {
   const run = { url: baseUrl, connections: CONNECTIONS, check };
-  await inChild({ ...run, duration: WARMUP_S, prefix: `${prefix}-warm` });
-  return inChild({ ...run, duration: DURATION_S, prefix });
+  await inChild(import.meta.url, { ...run, duration: WARMUP_S, prefix: `${prefix}-warm` });
+  return inChild(import.meta.url, { ...run, duration: DURATION_S, prefix });
 }
 
 function echoServer() {

@@ -11,12 +11,11 @@
 // descriptors and database handles end where they were after the warm-up (a margin of 2 for sockets still
 // closing).
 import autocannon from 'autocannon';
-import { fork } from 'node:child_process';
 import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { recordResults, setting, targetMet } from './support/results.js';
+import { inChild, isLoadGenerator } from './support/load-generator.js';
 
 const CONVERSATIONS = setting('SOAK_CONVERSATIONS', 20_000, 1_000);
 const SAMPLES = setting('SOAK_SAMPLES', 10, 5);
@@ -25,9 +24,7 @@ const MAX_SLOPE = setting('SOAK_MAX_HEAP_BYTES_PER_CONVERSATION', 256);
 const CYCLE = ['/check_balance', '/SetSlots(account_type=savings)'];
 const EXPECTED = ['Which account would you like the balance for?', 'savings'];
 
-const LOAD_FLAG = '--load-generator';
-if (process.argv[2] === LOAD_FLAG) process.once('message', async (data) => process.send(await load(data)));
-else await main();
+if (!isLoadGenerator(load)) await main();
 
 /** The body of one turn: a REST message or an A2A JSON-RPC message/send in the conversation's context. */
 function body(protocol, conversation, index, requestId) {
@@ -79,19 +76,6 @@ async function load({ url, path, protocol, connections, amount, prefix }) {
   };
 }
 
-function inChild(data) {
-  return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(import.meta.url), [LOAD_FLAG]);
-    child.once('message', (result) => {
-      child.kill();
-      resolve(result);
-    });
-    child.once('error', reject);
-    child.once('exit', (code) => code && reject(new Error(`the load generator exited with ${code}`)));
-    child.send(data);
-  });
-}
-
 /** Open descriptors of this process, and those of them that are SQLite files (the database, -wal, -shm). */
 function descriptors() {
   const links = readdirSync('/proc/self/fd').map((fd) => {
@@ -126,7 +110,7 @@ async function soak(name, protocol, server) {
   let failures = 0;
   const started = Date.now();
   for (let chunk = 0; chunk < SAMPLES; chunk += 1) {
-    const result = await inChild({
+    const result = await inChild(import.meta.url, {
       url: server.baseUrl,
       path: protocol === 'rest' ? '/webhooks/rest/webhook' : '/',
       protocol,

@@ -59,9 +59,6 @@ export const scopes = {
     ],
     spec: EDGE_TESTS,
     tsconfig: 'tsconfig.mutation-edge.json',
-    // these tests mostly wait (silence timeouts, a database that is cut off, servers that start and stop):
-    // a run at concurrency 2 took 30 min for 11 min of CPU, so four workers share the two cores
-    concurrency: 4,
   },
 };
 

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { postgresDatabase } from './support/postgres.js';
 import { recordResults, setting, summarise, targetMet } from './support/results.js';
-import { failures, formatSummary, interleavedRounds } from './support/rounds.js';
+import { failures, formatSummary, interleavedRounds, selected } from './support/rounds.js';
 import { inChild, isLoadGenerator } from './support/load-generator.js';
 
 const CONNECTIONS = setting('BENCH_CONNECTIONS', 32);
@@ -131,7 +131,7 @@ async function main() {
   let long;
   try {
     rows = await interleavedRounds(ROUNDS, contenders);
-    if (postgres) {
+    if (postgres && selected('parley, PostgreSQL store')) {
       const server = await serve(postgres.config);
       long = await longConversations(server.baseUrl);
       await server.close();

@@ -8,7 +8,8 @@ import { summarise } from './results.js';
  * Returns per contender its runs, the rate's median/min/max, and (after the first) the rate over the
  * baseline's rate of the same round.
  */
-export async function interleavedRounds(rounds, contenders) {
+export async function interleavedRounds(rounds, allContenders) {
+  const contenders = only(allContenders);
   const runs = new Map(contenders.map((contender) => [contender.name, []]));
   for (let round = 0; round < rounds; round += 1) {
     for (const contender of contenders) runs.get(contender.name).push(await contender.run(round));
@@ -25,6 +26,20 @@ export async function interleavedRounds(rounds, contenders) {
       ...(index > 0 ? { ratio: summarise(own.map((run, round) => run.rate / baseline[round].rate)) } : {}),
     };
   });
+}
+
+/**
+ * BENCH_ONLY=<text> keeps the baseline and the contenders whose name contains the text (e.g. `BENCH_ONLY=SQLite
+ * node --cpu-prof bench/rest.js` profiles one store); the table then has only those rows.
+ */
+function only(contenders) {
+  return contenders.filter((contender, index) => index === 0 || selected(contender.name));
+}
+
+/** Whether BENCH_ONLY (when set) keeps the contender or measure with this name. */
+export function selected(name) {
+  const wanted = process.env.BENCH_ONLY?.toLowerCase();
+  return !wanted || name.toLowerCase().includes(wanted);
 }
 
 /** "median (min–max)" with the given decimals; the range is left out for a single run. */

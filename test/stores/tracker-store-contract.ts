@@ -146,7 +146,9 @@ export function trackerStoreContract(name: string, harness: TrackerStoreHarness)
         'TRACKER_CONFLICT',
       );
       await expectCode(store.append(id, late, { expectedCount: 2 }), 'TRACKER_CONFLICT');
-      await expectCode(store.append(id, late, { expectedCount: 99 }), 'TRACKER_CONFLICT');
+      // ahead of the log, with a snapshot that would describe it: neither the events nor the snapshot
+      const ahead = { ...snapshotOf(id, late), eventCount: 99 + late.length };
+      await expectCode(store.append(id, late, { expectedCount: 99, snapshot: ahead }), 'TRACKER_CONFLICT');
       await expectCode(store.append(uniqueId('new'), late, { expectedCount: 3 }), 'TRACKER_CONFLICT');
       expect(await store.loadAll(id)).to.deep.equal(first);
       expect((await store.loadRecent(id)).snapshot).to.deep.equal(snapshotOf(id, first));

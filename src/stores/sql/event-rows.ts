@@ -17,6 +17,14 @@ export interface EventRow {
   readonly data: string;
 }
 
+/** A row of the `tracker_snapshots` table. */
+export interface SnapshotRow {
+  readonly sender_id: string;
+  readonly event_count: number;
+  readonly data: string;
+  readonly updated: number;
+}
+
 export interface StoredEventRow {
   readonly seq: number | string;
   readonly data: string | null;

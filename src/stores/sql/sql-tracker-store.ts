@@ -16,7 +16,7 @@ import type { RecentConversation, TrackerSnapshot, TrackerStore } from '../../co
 import type { StoreLogger } from '../store-logger.js';
 import { SILENT_STORE_LOGGER } from '../store-logger.js';
 import { eventRow, eventsOfRows } from './event-rows.js';
-import type { StoredEventRow } from './event-rows.js';
+import type { EventRow, SnapshotRow, StoredEventRow } from './event-rows.js';
 import { migrate } from './migrations.js';
 import type { ConnectionLimits } from './sql-connection.js';
 import {
@@ -28,6 +28,9 @@ import {
 } from './sql-connection.js';
 import { isConnectionError, isMissingTable, isTimeout, isUniqueViolation, storeError } from './sql-errors.js';
 import type { SqlTarget } from './sql-target.js';
+import { LAST_SEQ, LOAD_RECENT, SqliteStatements } from './sqlite-statements.js';
+import type { LastSeqRow, RecentRow, SqliteConnection } from './sqlite-statements.js';
+import { MAX_SINGLE_STATEMENT_ROWS, postgresAppend } from './postgres-append.js';
 
 export interface SqlTrackerStoreOptions {
   readonly target: SqlTarget;
@@ -41,21 +44,6 @@ export interface SqlTrackerStoreOptions {
 export const MAX_CONVERSATION_ID_LENGTH = 255;
 const INSERT_CHUNK = 500;
 
-/** The snapshot row (seq -1) followed by the events from the one before the snapshot on, in one read. */
-const LOAD_RECENT = `
-  SELECT -1 AS seq, data, event_count, NULL AS timestamp FROM tracker_snapshots WHERE sender_id = ?
-  UNION ALL
-  SELECT seq, data, NULL, timestamp FROM events
-  WHERE sender_id = ?
-    AND seq >= COALESCE((SELECT event_count - 1 FROM tracker_snapshots WHERE sender_id = ?), 0)
-  ORDER BY seq`;
-
-const LAST_SEQ = `SELECT
-  (SELECT MAX(seq) FROM events WHERE sender_id = ?) AS last,
-  (SELECT COUNT(*) FROM events WHERE sender_id = ? AND seq = ?) AS predecessor`;
-
-type RecentRow = StoredEventRow & { readonly event_count: number | string | null };
-
 export class SqlTrackerStore implements TrackerStore {
   readonly target: SqlTarget;
   private readonly db: Knex;
@@ -64,6 +52,8 @@ export class SqlTrackerStore implements TrackerStore {
   private readonly now: () => number;
   private ready: Promise<void> | undefined;
   private closed = false;
+  /** per SQLite connection (knex may replace a broken one) */
+  private readonly sqliteStatements = new WeakMap<SqliteConnection, SqliteStatements>();
 
   constructor(options: SqlTrackerStoreOptions) {
     this.target = options.target;
@@ -87,9 +77,10 @@ export class SqlTrackerStore implements TrackerStore {
     return this.run(
       'load a conversation',
       async (db) => {
-        const rows = rowsOf<RecentRow>(
-          await db.raw(LOAD_RECENT, [conversationId, conversationId, conversationId]),
-        );
+        const rows =
+          this.target.dialect === 'sqlite'
+            ? await this.withSqlite((statements) => statements.loadRecent(conversationId))
+            : rowsOf<RecentRow>(await db.raw(LOAD_RECENT, [conversationId, conversationId, conversationId]));
         const head = rows[0];
         if (!head || Number(head.seq) !== -1) return this.withoutSnapshot(conversationId, rows);
         const count = Number(head.event_count);
@@ -134,19 +125,60 @@ export class SqlTrackerStore implements TrackerStore {
       });
     const total = expectedCount + events.length;
     const rows = events.map((event, index) => eventRow(conversationId, expectedCount + index, event));
+    const snapshotRow =
+      snapshot && snapshot.eventCount === total ? this.snapshotRow(conversationId, snapshot) : undefined;
     await this.run('append events', async (db) => {
       try {
-        await db.transaction(async (trx) => {
-          for (let start = 0; start < rows.length; start += INSERT_CHUNK)
-            await trx('events').insert(rows.slice(start, start + INSERT_CHUNK));
-          if (snapshot && snapshot.eventCount === total)
-            await this.saveSnapshot(trx, conversationId, snapshot);
-          await this.checkCount(trx, conversationId, expectedCount, total);
-        });
+        if (this.target.dialect === 'sqlite')
+          await this.withSqlite((statements) =>
+            statements.append({
+              conversationId,
+              expectedCount,
+              rows,
+              snapshot: snapshotRow,
+              check: (row) => checkCount(row, conversationId, expectedCount, total),
+            }),
+          );
+        else if (rows.length > 0 && rows.length <= MAX_SINGLE_STATEMENT_ROWS)
+          await this.appendInOneStatement(db, conversationId, expectedCount, rows, snapshotRow);
+        else await this.appendInTransaction(db, conversationId, expectedCount, rows, snapshotRow);
       } catch (error) {
         if (isUniqueViolation(error)) throw conflict(conversationId, expectedCount);
         throw error;
       }
+    });
+  }
+
+  /** PostgreSQL: the events, the snapshot and the check of the event before them in one round trip. */
+  private async appendInOneStatement(
+    db: Knex,
+    conversationId: string,
+    expectedCount: number,
+    rows: readonly EventRow[],
+    snapshot: SnapshotRow | undefined,
+  ): Promise<void> {
+    const { sql, bindings } = postgresAppend(conversationId, expectedCount, rows, snapshot);
+    const [result] = rowsOf<{ inserted: number | string }>(await db.raw(sql, bindings));
+    if (Number(result?.inserted) !== rows.length) throw conflict(conversationId, expectedCount);
+  }
+
+  /** A batch too big for one statement's parameters (an import), or none at all: one transaction. */
+  private async appendInTransaction(
+    db: Knex,
+    conversationId: string,
+    expectedCount: number,
+    rows: readonly EventRow[],
+    snapshot: SnapshotRow | undefined,
+  ): Promise<void> {
+    const total = expectedCount + rows.length;
+    await db.transaction(async (trx) => {
+      for (let start = 0; start < rows.length; start += INSERT_CHUNK)
+        await trx('events').insert(rows.slice(start, start + INSERT_CHUNK));
+      if (snapshot) await trx('tracker_snapshots').insert(snapshot).onConflict('sender_id').merge();
+      const [row] = rowsOf<LastSeqRow>(
+        await trx.raw(LAST_SEQ, [conversationId, conversationId, expectedCount - 1]),
+      );
+      checkCount(row, conversationId, expectedCount, total);
     });
   }
 
@@ -234,6 +266,8 @@ export class SqlTrackerStore implements TrackerStore {
   }
 
   private async eventRows(db: Knex, conversationId: string): Promise<StoredEventRow[]> {
+    if (this.target.dialect === 'sqlite')
+      return this.withSqlite((statements) => statements.allEvents(conversationId));
     return db('events').select('seq', 'data', 'timestamp').where('sender_id', conversationId).orderBy('seq');
   }
 
@@ -261,26 +295,48 @@ export class SqlTrackerStore implements TrackerStore {
     return undefined;
   }
 
-  private async saveSnapshot(trx: Knex.Transaction, conversationId: string, snapshot: TrackerSnapshot) {
-    await trx('tracker_snapshots')
-      .insert({
-        sender_id: conversationId,
-        event_count: snapshot.eventCount,
-        data: JSON.stringify(snapshotToJson(snapshot)),
-        updated: this.now(),
-      })
-      .onConflict('sender_id')
-      .merge();
+  private snapshotRow(conversationId: string, snapshot: TrackerSnapshot): SnapshotRow {
+    return {
+      sender_id: conversationId,
+      event_count: snapshot.eventCount,
+      data: JSON.stringify(snapshotToJson(snapshot)),
+      updated: this.now(),
+    };
   }
 
-  private async checkCount(trx: Knex.Transaction, conversationId: string, expected: number, total: number) {
-    const [row] = rowsOf<{ last: number | string | null; predecessor: number | string }>(
-      await trx.raw(LAST_SEQ, [conversationId, conversationId, expected - 1]),
-    );
-    const last = row?.last === null || row?.last === undefined ? -1 : Number(row.last);
-    const reachesExpected = expected === 0 || Number(row?.predecessor) === 1;
-    if (last !== total - 1 || !reachesExpected) throw conflict(conversationId, expected);
+  /**
+   * Runs synchronous work on the SQLite connection of knex's one-connection pool, with statements
+   * prepared once for that connection: knex's own queries wait until it is released.
+   */
+  private async withSqlite<T>(work: (statements: SqliteStatements) => T): Promise<T> {
+    const client = this.db.client as {
+      acquireConnection(): Promise<SqliteConnection>;
+      releaseConnection(c: SqliteConnection): Promise<unknown>;
+    };
+    const connection = await client.acquireConnection();
+    try {
+      let statements = this.sqliteStatements.get(connection);
+      if (!statements) {
+        statements = new SqliteStatements(connection);
+        this.sqliteStatements.set(connection, statements);
+      }
+      return work(statements);
+    } finally {
+      await client.releaseConnection(connection);
+    }
   }
+}
+
+/** Rejects an append whose events do not follow on from the stored ones (see the file's comment). */
+function checkCount(
+  row: LastSeqRow | undefined,
+  conversationId: string,
+  expected: number,
+  total: number,
+): void {
+  const last = row?.last === null || row?.last === undefined ? -1 : Number(row.last);
+  const reachesExpected = expected === 0 || Number(row?.predecessor) === 1;
+  if (last !== total - 1 || !reachesExpected) throw conflict(conversationId, expected);
 }
 
 function rowsOf<T>(result: unknown): T[] {

@@ -72,18 +72,33 @@ for (let conversation = 0; conversation < LONG_CONVERSATIONS; conversation += 1)
 const earlyMedian = median(early);
 const lateMedian = median(late);
 
-// Memory: the heap a finished ten-turn conversation keeps in the memory store (tracker events, snapshot),
-// from the difference of two collected heaps around IDLE_CONVERSATIONS new conversations. Needs
-// --expose-gc (bench/all.js passes it); without it this figure is left out.
+// Memory: what a finished ten-turn conversation keeps in the memory store (tracker events, snapshot),
+// from the difference of two collected heaps around IDLE_CONVERSATIONS new conversations, once the
+// store has packed the idle ones (it does so after `packAfterMs` without a turn). Buffers outside the
+// V8 heap (the packed events) are counted too. Needs --expose-gc (bench/all.js passes it); without it
+// this figure is left out.
+const used = () => {
+  globalThis.gc();
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.arrayBuffers;
+};
 let heapPerConversation;
 if (typeof globalThis.gc === 'function') {
-  globalThis.gc();
-  const before = process.memoryUsage().heapUsed;
+  const store = agent.options.trackerStore;
+  await settled(store);
+  const before = used();
   for (let conversation = 0; conversation < IDLE_CONVERSATIONS; conversation += 1) {
     for (let index = 0; index < 10; index += 1) await turn(`idle${conversation}`, index);
   }
-  globalThis.gc();
-  heapPerConversation = (process.memoryUsage().heapUsed - before) / IDLE_CONVERSATIONS;
+  await settled(store);
+  heapPerConversation = (used() - before) / IDLE_CONVERSATIONS;
+}
+
+/** Waits until the memory store has packed every idle conversation (at most 30 s). */
+async function settled(store) {
+  const deadline = Date.now() + 30_000;
+  while ((store.pendingPacking ?? 0) > 0 && Date.now() < deadline)
+    await new Promise((resolve) => setTimeout(resolve, 100));
 }
 const memory = process.memoryUsage();
 
@@ -96,7 +111,7 @@ console.log(
 console.log(
   heapPerConversation === undefined
     ? 'heap per idle ten-turn conversation: run with node --expose-gc to measure it'
-    : `heap per idle ten-turn conversation (memory store, ${IDLE_CONVERSATIONS} conversations): ${(heapPerConversation / 1024).toFixed(1)} KB`,
+    : `heap (and buffers) per idle ten-turn conversation (memory store, ${IDLE_CONVERSATIONS} conversations): ${(heapPerConversation / 1024).toFixed(1)} KB`,
 );
 console.log(`heap used: ${(memory.heapUsed / 1e6).toFixed(1)} MB`);
 

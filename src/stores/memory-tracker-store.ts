@@ -1,10 +1,51 @@
 import { AppError } from '../core/errors.js';
 import type { Event } from '../core/events/types.js';
 import type { RecentConversation, TrackerSnapshot, TrackerStore } from '../core/ports.js';
+import type { PackedEvents } from './packed-events.js';
+import { EventPacker, unpack } from './packed-events.js';
 
-/** Conversations in process memory: for tests, the e2e runner and single-process experiments. */
+export interface MemoryTrackerStoreOptions {
+  /**
+   * A conversation without a turn for this long has its events packed (deflated JSON); its snapshot
+   * stays as it is, so its next turn reads nothing packed. 0 turns packing off.
+   */
+  readonly packAfterMs?: number;
+  /** milliseconds, for the idle check */
+  readonly now?: () => number;
+}
+
+interface StoredConversation {
+  count: number;
+  snapshot: TrackerSnapshot | undefined;
+  /** the older events, packed in the order they came */
+  readonly packed: PackedEvents[];
+  /** the events since the last packing */
+  recent: Event[];
+  touched: number;
+}
+
+const DEFAULT_PACK_AFTER_MS = 2000;
+/** a sweep gives the event loop back after this long and goes on in the next macrotask */
+const SWEEP_SLICE_MS = 5;
+
+/**
+ * Conversations in process memory: for tests, the e2e runner and single-process experiments. A turn
+ * reads the snapshot and the events after it, kept as they are; what a turn no longer needs (the events
+ * of a conversation that has gone quiet) is packed by a sweep that runs while conversations are
+ * pending, so an idle conversation costs a few KB rather than its event objects.
+ */
 export class MemoryTrackerStore implements TrackerStore {
-  private readonly conversations = new Map<string, { events: Event[]; snapshot?: TrackerSnapshot }>();
+  private readonly conversations = new Map<string, StoredConversation>();
+  private readonly packer = new EventPacker();
+  private readonly pending = new Set<string>();
+  private readonly packAfterMs: number;
+  private readonly now: () => number;
+  private sweep: NodeJS.Timeout | NodeJS.Immediate | undefined;
+
+  constructor(options: MemoryTrackerStoreOptions = {}) {
+    this.packAfterMs = options.packAfterMs ?? DEFAULT_PACK_AFTER_MS;
+    this.now = options.now ?? Date.now;
+  }
 
   describe(): string {
     return 'in memory (conversations are lost on restart)';
@@ -13,17 +54,14 @@ export class MemoryTrackerStore implements TrackerStore {
   async loadRecent(conversationId: string): Promise<RecentConversation> {
     const stored = this.conversations.get(conversationId);
     if (!stored) return { eventCount: 0, eventsAfterSnapshot: [] };
-    const snapshot = stored.snapshot;
-    if (!snapshot) return { eventCount: stored.events.length, eventsAfterSnapshot: stored.events.slice() };
-    return {
-      eventCount: stored.events.length,
-      snapshot,
-      eventsAfterSnapshot: stored.events.slice(snapshot.eventCount),
-    };
+    const { count, snapshot } = stored;
+    if (!snapshot) return { eventCount: count, eventsAfterSnapshot: eventsOf(stored) };
+    return { eventCount: count, snapshot, eventsAfterSnapshot: eventsFrom(stored, snapshot.eventCount) };
   }
 
   async loadAll(conversationId: string): Promise<readonly Event[]> {
-    return this.conversations.get(conversationId)?.events.slice() ?? [];
+    const stored = this.conversations.get(conversationId);
+    return stored ? eventsOf(stored) : [];
   }
 
   async append(
@@ -31,23 +69,91 @@ export class MemoryTrackerStore implements TrackerStore {
     events: readonly Event[],
     options: { readonly expectedCount: number; readonly snapshot?: TrackerSnapshot },
   ): Promise<void> {
-    const stored = this.conversations.get(conversationId) ?? { events: [] };
-    if (stored.events.length !== options.expectedCount)
+    const stored = this.conversations.get(conversationId) ?? newConversation(this.now());
+    if (stored.count !== options.expectedCount)
       throw new AppError({
         code: 'TRACKER_CONFLICT',
-        message: `Conversation '${conversationId}' has ${stored.events.length} events, not the ${options.expectedCount} this turn loaded.`,
+        message: `Conversation '${conversationId}' has ${stored.count} events, not the ${options.expectedCount} this turn loaded.`,
       });
-    stored.events.push(...events);
+    for (const event of events) stored.recent.push(event);
+    stored.count += events.length;
     const snapshot = options.snapshot;
-    if (snapshot && snapshot.eventCount === stored.events.length) stored.snapshot = snapshot;
+    if (snapshot && snapshot.eventCount === stored.count) stored.snapshot = snapshot;
+    stored.touched = this.now();
     this.conversations.set(conversationId, stored);
+    if (this.packAfterMs > 0 && stored.recent.length > 0) {
+      this.pending.add(conversationId);
+      this.scheduleSweep(this.packAfterMs);
+    }
   }
 
   async remove(conversationId: string): Promise<void> {
     this.conversations.delete(conversationId);
+    this.pending.delete(conversationId);
   }
 
   conversationIds(): string[] {
     return [...this.conversations.keys()];
   }
+
+  /** Packs the events of every conversation idle for packAfterMs now; returns how many it packed. */
+  packIdleConversations(): number {
+    const started = this.now();
+    let packed = 0;
+    for (const conversationId of this.pending) {
+      const stored = this.conversations.get(conversationId);
+      if (stored && started - stored.touched < this.packAfterMs) continue;
+      this.pending.delete(conversationId);
+      if (stored && stored.recent.length > 0) {
+        stored.packed.push(this.packer.pack(stored.recent));
+        stored.recent = [];
+        packed += 1;
+      }
+      if (this.now() - started >= SWEEP_SLICE_MS) break;
+    }
+    return packed;
+  }
+
+  /** How many conversations have events waiting to be packed. */
+  get pendingPacking(): number {
+    return this.pending.size;
+  }
+
+  private scheduleSweep(delayMs: number): void {
+    if (this.sweep) return;
+    const run = () => {
+      this.sweep = undefined;
+      this.packIdleConversations();
+      if (this.pending.size > 0) this.scheduleSweep(this.nextSweepDelay());
+    };
+    // unref'd: a pending sweep never keeps a process alive
+    this.sweep = delayMs > 0 ? setTimeout(run, delayMs).unref() : setImmediate(run).unref();
+  }
+
+  /** 0 when a conversation is already due (the last slice ran out of time), else until the oldest is. */
+  private nextSweepDelay(): number {
+    const now = this.now();
+    let wait = this.packAfterMs;
+    for (const conversationId of this.pending) {
+      const touched = this.conversations.get(conversationId)?.touched ?? 0;
+      wait = Math.min(wait, Math.max(0, touched + this.packAfterMs - now));
+      if (wait === 0) break;
+    }
+    return wait;
+  }
+}
+
+function newConversation(now: number): StoredConversation {
+  return { count: 0, snapshot: undefined, packed: [], recent: [], touched: now };
+}
+
+function eventsOf(stored: StoredConversation): Event[] {
+  return [...stored.packed.flatMap(unpack), ...stored.recent];
+}
+
+/** The events from position `start` on, unpacking only when they reach into the packed ones. */
+function eventsFrom(stored: StoredConversation, start: number): Event[] {
+  const recentStart = stored.count - stored.recent.length;
+  if (start >= recentStart) return stored.recent.slice(start - recentStart);
+  return eventsOf(stored).slice(start);
 }

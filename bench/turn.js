@@ -2,6 +2,7 @@
 // model: direct payloads), on the bundled assistant; and the cost of late turns against early turns of
 // one long conversation. Stub actions stand in for the assistant's custom actions so that only the
 // engine is measured.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { composeAgent } from '../dist/cli/compose.js';
 import { loadProject } from '../dist/project/load-project.js';
 import { recordResults, setting, summarise, targetMet } from './support/results.js';
@@ -97,8 +98,7 @@ if (typeof globalThis.gc === 'function') {
 /** Waits until the memory store has packed every idle conversation (at most 30 s). */
 async function settled(store) {
   const deadline = Date.now() + 30_000;
-  while ((store.pendingPacking ?? 0) > 0 && Date.now() < deadline)
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  while ((store.pendingPacking ?? 0) > 0 && Date.now() < deadline) await sleep(100);
 }
 const memory = process.memoryUsage();
 

@@ -23,6 +23,9 @@ const IGNORED_TESTS = [
   'test/project/corpus.test.ts',
   // runs the built CLI in dist/, which Stryker does not mutate
   'test/project/broken-projects.test.ts',
+  // a ten-second stress test (connections killed under load): every SQL store mutant would run it, and
+  // the contract and sql-failures.test.ts cover the same code in a fraction of the time
+  'test/stores/postgres-under-load.test.ts',
 ];
 
 const EDGE_TESTS = [
@@ -56,6 +59,8 @@ export const scopes = {
       'src/a2a/semantic-handler.ts',
       'src/understanding/nlu/nlu-command-generator.ts',
       'src/stores/sql/sql-tracker-store.ts',
+      'src/stores/sql/sqlite-statements.ts',
+      'src/stores/sql/postgres-append.ts',
     ],
     spec: EDGE_TESTS,
     tsconfig: 'tsconfig.mutation-edge.json',
@@ -75,6 +80,9 @@ export default {
     ignore: IGNORED_TESTS,
   },
   mutate: scopes.core.mutate,
+  plugins: ['@stryker-mutator/*', './scripts/mutation-ignore-logs.mjs'],
+  // mutants in the arguments of log calls are Ignored (see the file)
+  ignorers: ['log-calls'],
   // the TypeScript checker is opt-in (`--typecheck` of scripts/mutation.mjs): see the cost there
   checkers: [],
   tsconfigFile: scopes.core.tsconfig,

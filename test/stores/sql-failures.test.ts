@@ -8,7 +8,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import knex from 'knex';
-import type { AppError } from '../../src/core/errors.js';
 import { DEFAULT_LIMITS } from '../../src/stores/sql/sql-connection.js';
 import { SqlTrackerStore } from '../../src/stores/sql/sql-tracker-store.js';
 import { sqliteTarget } from '../../src/stores/sql/sql-target.js';
@@ -171,50 +170,6 @@ describe('SqlTrackerStore failures', function () {
       expect(await store.loadAll('a')).to.have.length(5);
       await store.append('a', turnEvents('a', 1), { expectedCount: 5 });
       expect((await store.loadRecent('a')).eventCount).to.equal(10);
-    });
-
-    it('never keeps half a turn while connections are being killed under load', async () => {
-      const store = track(new SqlTrackerStore({ target: postgresTarget(database.url) }));
-      await store.open();
-      let killing = true;
-      const killer = (async () => {
-        while (killing) {
-          await terminateConnections(database.name);
-          await new Promise((resolve) => setTimeout(resolve, 15));
-        }
-      })();
-      const failures: string[] = [];
-      await Promise.all(
-        Array.from({ length: 20 }, async (_, index) => {
-          const id = `load-${index}`;
-          for (let turn = 0; turn < 15; turn += 1) {
-            try {
-              const { eventCount } = await store.loadRecent(id);
-              await store.append(id, turnEvents(id, turn), { expectedCount: eventCount });
-            } catch (error) {
-              failures.push((error as AppError).code);
-            }
-          }
-        }),
-      );
-      killing = false;
-      await killer;
-      expect(failures.length, 'turns that failed while connections were killed').to.be.greaterThan(0);
-      expect([...new Set(failures)]).to.satisfy((codes: string[]) =>
-        codes.every((code) => code === 'STORE_UNAVAILABLE' || code === 'TRACKER_CONFLICT'),
-      );
-      for (let index = 0; index < 20; index += 1) {
-        const events = await store.loadAll(`load-${index}`);
-        expect(events.length % 5, 'whole turns only').to.equal(0);
-        for (let start = 0; start < events.length; start += 5)
-          expect(events.slice(start, start + 5).map((event) => event.event)).to.deep.equal([
-            'user',
-            'slot',
-            'action',
-            'bot',
-            'action',
-          ]);
-      }
     });
 
     it('reports a dropped database as STORE_UNAVAILABLE and recovers when it is recreated', async () => {

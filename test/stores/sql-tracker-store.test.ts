@@ -130,6 +130,35 @@ describe('SqlTrackerStore', () => {
       await expectCode(store.append(`${id}x`, [], { expectedCount: 0 }), 'CONVERSATION_ID_INVALID');
     });
 
+    it('refuses an empty conversation id and an expected count that is not a count', async () => {
+      const store = database.store();
+      await expectCode(store.append('', turnEvents('', 0), { expectedCount: 0 }), 'CONVERSATION_ID_INVALID');
+      for (const expectedCount of [-1, 1.5, Number.NaN])
+        await expectCode(store.append('a', turnEvents('a', 0), { expectedCount }), 'INTERNAL');
+      expect(await store.loadAll('a')).to.deep.equal([]);
+    });
+
+    it('stamps the snapshot row with its clock, in seconds', async () => {
+      const store = database.store({ now: () => 1_700_000_123.25 });
+      const events = turnEvents('clock', 0);
+      await store.append('clock', events, { expectedCount: 0, snapshot: snapshotOf('clock', events) });
+      const row = await database
+        .raw('tracker_snapshots')
+        .where('sender_id', 'clock')
+        .first('updated', 'event_count');
+      expect(Number(row.updated)).to.equal(1_700_000_123.25);
+      expect(Number(row.event_count)).to.equal(5);
+    });
+
+    it('checks the count of an append without events, and stores nothing for it', async () => {
+      const store = database.store();
+      await store.append('empty', turnEvents('empty', 0), { expectedCount: 0 });
+      await store.append('empty', [], { expectedCount: 5 });
+      await expectCode(store.append('empty', [], { expectedCount: 4 }), 'TRACKER_CONFLICT');
+      await expectCode(store.append('empty', [], { expectedCount: 6 }), 'TRACKER_CONFLICT');
+      expect((await store.loadRecent('empty')).eventCount).to.equal(5);
+    });
+
     it('writes an append with many events all or nothing', async () => {
       const store = database.store();
       const many = conversation('many', 250); // 1,250 rows: several insert statements

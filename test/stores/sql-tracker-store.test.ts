@@ -150,6 +150,20 @@ describe('SqlTrackerStore', () => {
       expect(Number(row.event_count)).to.equal(5);
     });
 
+    it('loads a conversation without a snapshot quietly, and a big append without one too', async () => {
+      const logger = recordingLogger();
+      const store = database.store({ logger });
+      const events = conversation('plain', 2);
+      await store.append('plain', events, { expectedCount: 0 });
+      expect(await store.loadRecent('plain')).to.deep.equal({ eventCount: 10, eventsAfterSnapshot: events });
+      const many = conversation('many-plain', 120); // 600 rows: more than one statement's worth
+      await store.append('many-plain', many, { expectedCount: 0 });
+      expect((await store.loadRecent('many-plain')).eventCount).to.equal(600);
+      expect(logger.messages, 'nothing logged for a conversation that never had a snapshot').to.deep.equal(
+        [],
+      );
+    });
+
     it('checks the count of an append without events, and stores nothing for it', async () => {
       const store = database.store();
       await store.append('empty', turnEvents('empty', 0), { expectedCount: 0 });

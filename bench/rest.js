@@ -13,7 +13,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { postgresDatabase } from './support/postgres.js';
+import { commitLatency, postgresDatabase } from './support/postgres.js';
 import { recordResults, setting, summarise, targetMet } from './support/results.js';
 import { failures, formatSummary, interleavedRounds, selected } from './support/rounds.js';
 import { inChild, isLoadGenerator } from './support/load-generator.js';
@@ -133,7 +133,7 @@ async function main() {
     rows = await interleavedRounds(ROUNDS, contenders);
     if (postgres && selected('parley, PostgreSQL store')) {
       const server = await serve(postgres.config);
-      long = await longConversations(server.baseUrl);
+      long = await longConversations(server.baseUrl, postgres.url);
       await server.close();
     }
   } finally {
@@ -147,7 +147,7 @@ async function main() {
  * Several conversations driven one turn at a time to LONG_TURNS turns, after a warm-up; per conversation
  * the median turn time over all its turns, in a window around turn 10 and in one around turn LONG_TURNS.
  */
-async function longConversations(baseUrl) {
+async function longConversations(baseUrl, databaseUrl) {
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
   const turn = async (sender, index) => {
     const started = performance.now();
@@ -165,15 +165,17 @@ async function longConversations(baseUrl) {
   for (let index = 0; index < 200; index += 1) await turn('long-warm-up', index);
   const conversations = [];
   for (let conversation = 0; conversation < LONG_CONVERSATIONS; conversation += 1) {
+    // the floor, measured next to each conversation: one committed one-row INSERT on the same database
+    const commit = await commitLatency(databaseUrl);
     const times = [];
     for (let index = 0; index < LONG_TURNS + WINDOW / 2; index += 1)
       times.push(await turn(`long-${conversation}`, index));
     const early = median(times.slice(10 - WINDOW / 2, 10 + WINDOW / 2));
     const late = median(times.slice(LONG_TURNS - WINDOW / 2));
-    conversations.push({ all: median(times), early, late, ratio: late / early });
+    conversations.push({ all: median(times), early, late, ratio: late / early, commit });
   }
   const of = (key) => summarise(conversations.map((conversation) => conversation[key]));
-  return { all: of('all'), early: of('early'), late: of('late'), ratio: of('ratio') };
+  return { all: of('all'), early: of('early'), late: of('late'), ratio: of('ratio'), commit: of('commit') };
 }
 
 function report(rows, long) {
@@ -210,7 +212,7 @@ function report(rows, long) {
   ];
   if (long) {
     console.log(
-      `PostgreSQL, one turn at a time (client side, HTTP included; ${LONG_CONVERSATIONS} conversations of ${LONG_TURNS} turns): median turn ${formatSummary(long.all, 2)} ms; around turn 10 ${formatSummary(long.early, 2)} ms, around turn ${LONG_TURNS} ${formatSummary(long.late, 2)} ms; late/early ${formatSummary(long.ratio, 2)} (targets: ≤ 3 ms, ≤ 1.2)`,
+      `PostgreSQL, one turn at a time (client side, HTTP included; ${LONG_CONVERSATIONS} conversations of ${LONG_TURNS} turns): median turn ${formatSummary(long.all, 2)} ms; around turn 10 ${formatSummary(long.early, 2)} ms, around turn ${LONG_TURNS} ${formatSummary(long.late, 2)} ms; late/early ${formatSummary(long.ratio, 2)} (targets: ≤ 3 ms, ≤ 1.2); a bare one-row INSERT commit on the same database: ${formatSummary(long.commit, 2)} ms`,
     );
     measures.push(
       {
@@ -218,6 +220,7 @@ function report(rows, long) {
         label: 'REST: one PostgreSQL turn at a time, median',
         unit: 'ms',
         value: long.all,
+        baseline: { label: 'a one-row INSERT commit on the same database', value: long.commit },
         target: { of: 'value', atMost: 3 },
       },
       {

@@ -1,5 +1,6 @@
 // A fresh PostgreSQL database for one benchmark run, dropped afterwards; undefined (with a message) when
 // PostgreSQL cannot be reached, so that the other rows still run.
+import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 
 export const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -31,5 +32,29 @@ export async function postgresDatabase(label) {
     username: decodeURIComponent(url.username || 'postgres'),
     ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
   };
-  return { config, drop };
+  url.pathname = `/${name}`;
+  return { config, drop, url: url.toString() };
+}
+
+/**
+ * The floor under a durable turn: the median time of `count` one-row INSERTs, each its own committed
+ * transaction (so each waits for PostgreSQL's WAL flush), from a client on this machine.
+ */
+export async function commitLatency(url, count = 200) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('CREATE TABLE IF NOT EXISTS bench_commit (id SERIAL PRIMARY KEY, data TEXT)');
+    const times = [];
+    for (let index = 0; index < count; index += 1) {
+      const started = performance.now();
+      await client.query('INSERT INTO bench_commit (data) VALUES ($1)', ['x'.repeat(200)]);
+      times.push(performance.now() - started);
+    }
+    times.sort((a, b) => a - b);
+    return times[Math.floor(times.length / 2)];
+  } finally {
+    await client.query('DROP TABLE IF EXISTS bench_commit').catch(() => undefined);
+    await client.end();
+  }
 }

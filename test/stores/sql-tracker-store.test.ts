@@ -148,6 +148,11 @@ describe('SqlTrackerStore', () => {
         .first('updated', 'event_count');
       expect(Number(row.updated)).to.equal(1_700_000_123.25);
       expect(Number(row.event_count)).to.equal(5);
+      // without a clock of its own: the system's, in seconds since the epoch
+      const before = Date.now() / 1000;
+      await database.store().append('clock', [], { expectedCount: 5, snapshot: snapshotOf('clock', events) });
+      const system = await database.raw('tracker_snapshots').where('sender_id', 'clock').first('updated');
+      expect(Number(system.updated)).to.be.within(before - 1, Date.now() / 1000 + 1);
     });
 
     it('loads a conversation without a snapshot quietly, and a big append without one too', async () => {

@@ -63,8 +63,22 @@ export interface ComposeOptions {
 
 export const SYSTEM_CLOCK: Clock = { now: () => Date.now() / 1000 };
 
+/** Random bytes drawn 4 KB at a time: a frame id per call to randomBytes cost 5 % of a REST turn. */
+const randomPool = { bytes: Buffer.alloc(0), offset: 0 };
+
+function randomSlice(length: number): Buffer {
+  if (randomPool.offset + length > randomPool.bytes.length) {
+    randomPool.bytes = randomBytes(4096);
+    randomPool.offset = 0;
+  }
+  const slice = randomPool.bytes.subarray(randomPool.offset, randomPool.offset + length);
+  randomPool.offset += length;
+  return slice;
+}
+
 export const RANDOM_IDS: IdSource = {
-  frameId: () => randomBytes(6).toString('base64url').slice(0, 8).toUpperCase(),
+  // 6 bytes are 8 base64url characters
+  frameId: () => randomSlice(6).toString('base64url').toUpperCase(),
   messageId: () => randomUUID().replace(/-/g, ''),
 };
 

@@ -45,6 +45,9 @@ export const DEFAULT_BODY_LIMIT = '1mb';
 export function createApp(options: AppOptions): Express {
   const app = express();
   app.disable('x-powered-by');
+  // no hash of every response body: webhook and JSON-RPC answers are never cached or revalidated (the
+  // agent card sets its own ETag)
+  app.disable('etag');
   app.set('trust proxy', false);
   if (options.requestLog) app.use(options.requestLog.middleware());
   if (options.cors && options.cors.length > 0) app.use(corsMiddleware(options.cors));

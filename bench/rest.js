@@ -31,9 +31,14 @@ const WEBHOOK = '/webhooks/rest/webhook';
 const CYCLE = ['/check_balance', '/SetSlots(account_type=savings)'];
 const EXPECTED = ['Which account would you like the balance for?', 'savings'];
 
-if (!isLoadGenerator(load)) await main();
+if (!isLoadGenerator(generate)) await main();
 
-/** In the child: one autocannon run; each connection talks to its own conversations, in order. */
+/** In the child: an autocannon run, or the long conversations driven one turn at a time. */
+function generate(task) {
+  return task.long ? longConversations(task.url, task.databaseUrl) : load(task);
+}
+
+/** One autocannon run; each connection talks to its own conversations, in order. */
 async function load({ url, connections, duration, prefix, check }) {
   let conversations = 0;
   let wrong = 0;
@@ -133,7 +138,9 @@ async function main() {
     rows = await interleavedRounds(ROUNDS, contenders);
     if (postgres && selected('parley, PostgreSQL store')) {
       const server = await serve(postgres.config);
-      long = await longConversations(server.baseUrl, postgres.url);
+      // in a child process, like autocannon: a client in the server's process would add its own CPU
+      // (fetch costs more than the turn) to every turn it times
+      long = await inChild(import.meta.url, { long: true, url: server.baseUrl, databaseUrl: postgres.url });
       await server.close();
     }
   } finally {

@@ -1,7 +1,10 @@
 /**
- * Parley Bank's fake core-banking system: a small, deterministic data set that every conversation gets
- * its own copy of (made on first use, kept in memory for the life of the process). The actions in this
- * folder read and change it; nothing here talks to a real bank.
+ * Parley Bank's fake core-banking system: a small, deterministic data set that every conversation sees
+ * as its own. A conversation reads the shared, frozen original until it changes something (a transfer,
+ * a blocked card); then it gets a copy of its own, kept in memory for the life of the process, at most
+ * MAX_CHANGED_CUSTOMERS of them (the least recently used is forgotten first, so a server that meets
+ * ever new conversation ids does not grow without bound). The actions in this folder read and change
+ * it; nothing here talks to a real bank.
  *
  * The demo customer:
  * - checking account $2450.75 and savings account $12800.00;
@@ -76,16 +79,47 @@ function seedCustomer(): BankCustomer {
   };
 }
 
-const customers = new Map<string, BankCustomer>();
+/** How many conversations' changed data sets are kept. */
+export const MAX_CHANGED_CUSTOMERS = 10_000;
 
-/** The demo customer of a conversation (each conversation id has its own copy of the data set). */
-export function customerFor(conversationId: string): BankCustomer {
-  let customer = customers.get(conversationId);
-  if (!customer) {
-    customer = seedCustomer();
-    customers.set(conversationId, customer);
+/** What every conversation reads until it changes something; frozen, so that nothing changes it. */
+const ORIGINAL: BankCustomer = deepFreeze(seedCustomer());
+
+/** Conversation id → its changed copy, least recently used first. */
+const changed = new Map<string, BankCustomer>();
+
+/** The demo customer as a conversation sees it: its own changed copy, or the untouched original. */
+export function customerFor(conversationId: string): Readonly<BankCustomer> {
+  const own = changed.get(conversationId);
+  if (!own) return ORIGINAL;
+  changed.delete(conversationId);
+  changed.set(conversationId, own);
+  return own;
+}
+
+/** The conversation's own copy of the data set, for an action that changes it (made on first use). */
+export function customerToChange(conversationId: string): BankCustomer {
+  const own = changed.get(conversationId) ?? seedCustomer();
+  changed.delete(conversationId);
+  changed.set(conversationId, own);
+  if (changed.size > MAX_CHANGED_CUSTOMERS) {
+    const oldest = changed.keys().next().value;
+    if (oldest !== undefined) changed.delete(oldest);
   }
-  return customer;
+  return own;
+}
+
+/** How many conversations have a changed copy (for tests). */
+export function changedCustomers(): number {
+  return changed.size;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 /** A rasa-sdk `SlotSet` event. */

@@ -1,5 +1,5 @@
 import { defineAction } from '../src/actions/custom/in-process.js';
-import { blockCard, customerFor, slotSet, textOf } from './bank-data.js';
+import { blockCard, customerToChange, slotSet, textOf } from './bank-data.js';
 
 /**
  * `block_card`: after `verify_identity` collected the date of birth, blocks the card ending in
@@ -8,7 +8,7 @@ import { blockCard, customerFor, slotSet, textOf } from './bank-data.js';
 export const actionBlockCard = defineAction({
   name: 'action_block_card',
   run(context) {
-    const status = blockCard(customerFor(context.conversationId), {
+    const status = blockCard(customerToChange(context.conversationId), {
       lastDigits: textOf(context.slot('card_last_digits')),
       reason: textOf(context.slot('block_reason')),
       dateOfBirth: textOf(context.slot('date_of_birth')),

@@ -1,5 +1,5 @@
 import { defineAction } from '../src/actions/custom/in-process.js';
-import { customerFor, numberOf, slotSet, textOf, transfer } from './bank-data.js';
+import { customerToChange, numberOf, slotSet, textOf, transfer } from './bank-data.js';
 
 /**
  * `transfer_money`'s `make_transfer` step: sends `amount` to `recipient` from the checking account and
@@ -8,7 +8,7 @@ import { customerFor, numberOf, slotSet, textOf, transfer } from './bank-data.js
 export const actionTransferMoney = defineAction({
   name: 'action_transfer_money',
   run(context) {
-    const result = transfer(customerFor(context.conversationId), {
+    const result = transfer(customerToChange(context.conversationId), {
       recipient: textOf(context.slot('recipient')),
       amount: numberOf(context.slot('amount')),
     });

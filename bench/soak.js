@@ -10,6 +10,7 @@
 // SOAK_MAX_HEAP_BYTES_PER_CONVERSATION (default 256 bytes, i.e. 5 MB over 20,000 conversations), and the
 // descriptors and database handles end where they were after the warm-up (a margin of 2 for sockets still
 // closing).
+import { writeHeapSnapshot } from 'node:v8';
 import autocannon from 'autocannon';
 import { mkdtempSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -120,6 +121,9 @@ async function soak(name, protocol, server) {
     });
     failures += result.non2xx + result.errors + result.wrong;
     samples.push(sample((chunk + 1) * perChunk));
+    // SOAK_HEAP_SNAPSHOTS=<folder>: heap snapshots after the warm-up and at the end, to find what grows
+    if (process.env.SOAK_HEAP_SNAPSHOTS && (chunk === 0 || chunk === SAMPLES - 1))
+      writeHeapSnapshot(join(process.env.SOAK_HEAP_SNAPSHOTS, `${protocol}-${chunk}.heapsnapshot`));
   }
   const [warm, ...later] = samples;
   const last = samples.at(-1);

@@ -17,6 +17,14 @@ export interface EventRow {
   readonly data: string;
 }
 
+/** An event row's values in the order of EVENT_COLUMNS, for the statements that insert rows. */
+export function eventRowValues(row: EventRow): (string | number | null)[] {
+  return [row.sender_id, row.seq, row.type_name, row.timestamp, row.intent_name, row.action_name, row.data];
+}
+
+/** The columns eventRowValues gives, as an SQL column list. */
+export const EVENT_COLUMNS = '(sender_id, seq, type_name, timestamp, intent_name, action_name, data)';
+
 /** A row of the `tracker_snapshots` table. */
 export interface SnapshotRow {
   readonly sender_id: string;

@@ -6,12 +6,12 @@
  * seq, and a writer whose count was too high finds no predecessor and inserts nothing. Every writer
  * keeps a conversation's seqs contiguous, so no event can sit beyond the appended ones.
  */
+import { EVENT_COLUMNS, eventRowValues } from './event-rows.js';
 import type { EventRow, SnapshotRow } from './event-rows.js';
 
 /** 7 parameters a row; PostgreSQL allows 65,535 parameters a statement. Bigger batches use a transaction. */
 export const MAX_SINGLE_STATEMENT_ROWS = 500;
 
-const COLUMNS = '(sender_id, seq, type_name, timestamp, intent_name, action_name, data)';
 // the first row's casts give the VALUES list its column types; later rows follow them
 const TYPED_ROW =
   '(?::varchar, ?::integer, ?::varchar, ?::double precision, ?::varchar, ?::varchar, ?::text)';
@@ -31,19 +31,10 @@ export function postgresAppend(
 ): Statement {
   const values = rows.map((_, index) => (index === 0 ? TYPED_ROW : ROW)).join(', ');
   const bindings: (string | number | null)[] = [];
-  for (const row of rows)
-    bindings.push(
-      row.sender_id,
-      row.seq,
-      row.type_name,
-      row.timestamp,
-      row.intent_name,
-      row.action_name,
-      row.data,
-    );
+  for (const row of rows) bindings.push(...eventRowValues(row));
   bindings.push(expectedCount, conversationId, expectedCount - 1);
-  const insertEvents = `INSERT INTO events ${COLUMNS}
-    SELECT * FROM (VALUES ${values}) AS appended ${COLUMNS}
+  const insertEvents = `INSERT INTO events ${EVENT_COLUMNS}
+    SELECT * FROM (VALUES ${values}) AS appended ${EVENT_COLUMNS}
     WHERE ?::integer = 0 OR EXISTS (SELECT 1 FROM events WHERE sender_id = ? AND seq = ?::integer)
     RETURNING seq`;
   if (!snapshot)

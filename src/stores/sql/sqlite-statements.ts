@@ -4,6 +4,7 @@
  * so a turn costs one read and one write transaction, not a statement compiled per query. The pool has
  * one connection, so while one of these runs, knex's own queries (migrations, removal) wait their turn.
  */
+import { EVENT_COLUMNS, eventRowValues } from './event-rows.js';
 import type { EventRow, SnapshotRow, StoredEventRow } from './event-rows.js';
 
 /** What this module needs of a better-sqlite3 Database (the package ships no types). */
@@ -34,8 +35,7 @@ export const LAST_SEQ = `SELECT
   (SELECT MAX(seq) FROM events WHERE sender_id = ?) AS last,
   (SELECT COUNT(*) FROM events WHERE sender_id = ? AND seq = ?) AS predecessor`;
 
-const INSERT_EVENT = `INSERT INTO events (sender_id, seq, type_name, timestamp, intent_name, action_name, data)
-  VALUES (?, ?, ?, ?, ?, ?, ?)`;
+const INSERT_EVENT = `INSERT INTO events ${EVENT_COLUMNS} VALUES (?, ?, ?, ?, ?, ?, ?)`;
 
 const UPSERT_SNAPSHOT = `INSERT INTO tracker_snapshots (sender_id, event_count, data, updated) VALUES (?, ?, ?, ?)
   ON CONFLICT (sender_id) DO UPDATE
@@ -73,16 +73,7 @@ export class SqliteStatements {
     this.lastSeqStatement = connection.prepare(LAST_SEQ);
     this.appendTransaction = connection.transaction(
       ({ conversationId, expectedCount, rows, snapshot, check }) => {
-        for (const row of rows)
-          this.insertEventStatement.run(
-            row.sender_id,
-            row.seq,
-            row.type_name,
-            row.timestamp,
-            row.intent_name,
-            row.action_name,
-            row.data,
-          );
+        for (const row of rows) this.insertEventStatement.run(...eventRowValues(row));
         if (snapshot)
           this.upsertSnapshotStatement.run(
             snapshot.sender_id,

@@ -13,7 +13,7 @@ import {
   terminateConnections,
 } from '../support/postgres.js';
 import type { TestDatabase } from '../support/postgres.js';
-import { turnEvents } from './tracker-store-contract.js';
+import { expectWholeTurns, turnEvents } from './tracker-store-contract.js';
 
 describe('SqlTrackerStore on PostgreSQL under load while connections are killed', function () {
   this.timeout(60_000);
@@ -62,16 +62,7 @@ describe('SqlTrackerStore on PostgreSQL under load while connections are killed'
       codes.every((code) => code === 'STORE_UNAVAILABLE' || code === 'TRACKER_CONFLICT'),
     );
     for (let index = 0; index < 20; index += 1) {
-      const events = await opened.loadAll(`load-${index}`);
-      expect(events.length % 5, 'whole turns only').to.equal(0);
-      for (let start = 0; start < events.length; start += 5)
-        expect(events.slice(start, start + 5).map((event) => event.event)).to.deep.equal([
-          'user',
-          'slot',
-          'action',
-          'bot',
-          'action',
-        ]);
+      expectWholeTurns(await opened.loadAll(`load-${index}`));
     }
   });
 });

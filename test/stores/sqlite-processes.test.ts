@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { SqlTrackerStore } from '../../src/stores/sql/sql-tracker-store.js';
 import { sqliteTarget } from '../../src/stores/sql/sql-target.js';
+import { expectWholeTurns } from './tracker-store-contract.js';
 
 const run = promisify(execFile);
 const WORKER = join(import.meta.dirname, 'sqlite-append-worker.ts');
@@ -34,14 +35,7 @@ describe('SqlTrackerStore on one SQLite file shared by several processes', funct
       expect(mine).to.deep.equal(Array.from({ length: turns }, (_, turn) => `w${worker}/${turn}`));
     }
     // every turn's five events stay together
-    for (let start = 0; start < events.length; start += 5)
-      expect(events.slice(start, start + 5).map((event) => event.event)).to.deep.equal([
-        'user',
-        'slot',
-        'action',
-        'bot',
-        'action',
-      ]);
+    expectWholeTurns(events);
     // the workers do race: each typically meets several TRACKER_CONFLICTs, and retries after reloading
     expect(conflicts).to.have.length(processes);
   });

@@ -43,6 +43,19 @@ export function turnEvents(conversationId: string, turn: number, at = 1_700_000_
   ];
 }
 
+/** The events are whole turns of turnEvents, in order: no turn was written in part. */
+export function expectWholeTurns(events: readonly Event[]): void {
+  expect(events.length % 5, 'whole turns only').to.equal(0);
+  for (let start = 0; start < events.length; start += 5)
+    expect(events.slice(start, start + 5).map((event) => event.event)).to.deep.equal([
+      'user',
+      'slot',
+      'action',
+      'bot',
+      'action',
+    ]);
+}
+
 export function snapshotOf(conversationId: string, events: readonly Event[]): TrackerSnapshot {
   const state: TrackerState = foldEvents(
     createTrackerState({ senderId: conversationId, initialSlots: {} }),

@@ -3,10 +3,12 @@
  * a `seq` column and a `tracker_snapshots` table (see migrations.ts and docs/stores.md).
  *
  * Loading reads the snapshot and the events after it in one statement, so a turn costs the same at
- * turn 1,000 as at turn 10. Appending is one transaction that writes first and checks after: the
- * events go in at seq = expectedCount…, the unique (sender_id, seq) index rejects a second writer that
- * loaded the same count, and a final check of the conversation's last seq rejects a writer whose count
- * was too high. Either way nothing is written and the turn gets TRACKER_CONFLICT.
+ * turn 1,000 as at turn 10. Appending writes first and checks after, all or nothing: the events go in
+ * at seq = expectedCount…, the unique (sender_id, seq) index rejects a second writer that loaded the
+ * same count, and a check that the event before them exists rejects a writer whose count was too high.
+ * Either way nothing is written and the turn gets TRACKER_CONFLICT. SQLite does it in one transaction of
+ * prepared statements (sqlite-statements.ts), PostgreSQL in one statement (postgres-append.ts), and a
+ * batch of more than 500 events or none in a knex transaction.
  */
 import type { Knex } from 'knex';
 import { AppError } from '../../core/errors.js';

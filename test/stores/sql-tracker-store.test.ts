@@ -24,7 +24,7 @@ describe('SqlTrackerStore', () => {
       const stores = Array.from({ length: database.dialect === 'sqlite' ? 1 : 5 }, () => database.store());
       await Promise.all(stores.map((store) => store.open()));
       const versions = await database.raw('parley_migrations').select('version');
-      expect(versions.map((row) => Number(row.version)).sort()).to.deep.equal([1, 2, 3]);
+      expect(versions.map((row) => Number(row.version)).sort()).to.deep.equal([1, 2, 3, 4]);
       await stores[0]?.append('a', turnEvents('a', 0), { expectedCount: 0 });
       expect(await stores[stores.length - 1]?.loadAll('a')).to.deep.equal(turnEvents('a', 0));
     });
@@ -180,7 +180,7 @@ describe('SqlTrackerStore', () => {
 
     it('writes an append with many events all or nothing', async () => {
       const store = database.store();
-      const many = conversation('many', 250); // 1,250 rows: several insert statements
+      const many = conversation('many', 250); // 1,250 rows in one append
       await store.append('many', many, { expectedCount: 0, snapshot: snapshotOf('many', many) });
       expect(await store.loadAll('many')).to.deep.equal(many);
       const rival = conversation('rival', 250);
@@ -192,6 +192,55 @@ describe('SqlTrackerStore', () => {
         await database.raw.raw("SELECT COUNT(*) AS n FROM events WHERE sender_id = 'late'"),
       );
       expect(Number(count[0]?.n)).to.equal(6);
+    });
+
+    it("writes Rasa's columns as they are, whatever characters the names hold", async () => {
+      // PostgreSQL passes a turn's columns as arrays: quotes, braces, commas and the word NULL in a
+      // name must come back as written, and a missing name as SQL NULL
+      const store = database.store();
+      const odd = 'NULL';
+      const braces = '{a,"b"}\\ c';
+      const events: Event[] = [
+        {
+          event: 'user',
+          timestamp: 2.25,
+          text: 'hi',
+          parse_data: { text: 'hi', intent: { name: odd, confidence: 1 }, entities: [] },
+        },
+        { event: 'action', timestamp: 2.5, name: braces },
+        {
+          event: 'user',
+          timestamp: 2.75,
+          text: 'no intent',
+          parse_data: { text: 'no intent', intent: { name: null, confidence: 0 }, entities: [] },
+        },
+      ];
+      await store.append('columns', events, { expectedCount: 0 });
+      const rows = rowsOf<{
+        seq: number;
+        type_name: string;
+        intent_name: string | null;
+        action_name: string | null;
+        timestamp: number;
+      }>(
+        await database.raw.raw(
+          "SELECT seq, type_name, intent_name, action_name, timestamp FROM events WHERE sender_id = 'columns' ORDER BY seq",
+        ),
+      );
+      expect(
+        rows.map((row) => [
+          Number(row.seq),
+          row.type_name,
+          row.intent_name,
+          row.action_name,
+          Number(row.timestamp),
+        ]),
+      ).to.deep.equal([
+        [0, 'user', odd, null, 2.25],
+        [1, 'action', null, braces, 2.5],
+        [2, 'user', null, null, 2.75],
+      ]);
+      expect(await store.loadAll('columns')).to.deep.equal(events);
     });
 
     it('refuses a database migrated by a newer Parley', async () => {

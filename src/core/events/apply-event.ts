@@ -13,6 +13,7 @@ import { jsonEqual } from './json-value.js';
 import { applyStackUpdate } from './stack-update.js';
 import type { TrackerState } from './tracker-state.js';
 import { RECENT_MESSAGES_KEPT, stackHistoryKey } from './tracker-state.js';
+import type { RecentMessage } from './tracker-state.js';
 import type { ActionExecuted, BotUttered, EntitiesAdded, Event, SlotSet, UserUttered } from './types.js';
 
 type StateChanges = Partial<TrackerState>;
@@ -92,8 +93,12 @@ function userUttered(state: TrackerState, event: UserUttered): StateChanges {
   };
 }
 
-function remember(state: TrackerState, message: UserUttered | BotUttered): TrackerState['recentMessages'] {
+function remember(state: TrackerState, event: UserUttered | BotUttered): TrackerState['recentMessages'] {
   const kept = state.recentMessages;
+  const message: RecentMessage =
+    event.event === 'user'
+      ? { event: 'user', text: event.text }
+      : { event: 'bot', text: event.text, buttons: event.data.buttons ?? [] };
   return kept.length < RECENT_MESSAGES_KEPT
     ? [...kept, message]
     : [...kept.slice(kept.length - RECENT_MESSAGES_KEPT + 1), message];

@@ -18,7 +18,7 @@ export const SNAPSHOT_FORMAT = 'parley.tracker-snapshot';
  * Bump when `applyEvent` derives a field differently (not only when a field is added): snapshots of
  * other versions are then ignored, and the next turn of each conversation rebuilds one from its events.
  */
-export const SNAPSHOT_VERSION = 2;
+export const SNAPSHOT_VERSION = 3;
 
 export interface SnapshotJson {
   readonly format: typeof SNAPSHOT_FORMAT;
@@ -76,7 +76,11 @@ const botEvents = plain<readonly BotUttered[]>(
 const messages = plain<TrackerState['recentMessages']>(
   (json) =>
     Array.isArray(json) &&
-    json.every((item) => isPlainObject(item) && (item['event'] === 'bot' || item['event'] === 'user')),
+    json.every(
+      (item) =>
+        isPlainObject(item) &&
+        (item['event'] === 'user' || (item['event'] === 'bot' && Array.isArray(item['buttons']))),
+    ),
 );
 const failures = plain<readonly StackUpdateFailure[]>(
   (json) => Array.isArray(json) && json.every(isPlainObject),

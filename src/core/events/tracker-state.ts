@@ -61,7 +61,7 @@ export interface TrackerState {
    * the latest user and bot messages of this session, oldest first, at most RECENT_MESSAGES_KEPT: the
    * conversation an LLM prompt shows, kept here so that reading it never needs the whole event log
    */
-  readonly recentMessages: readonly (UserUttered | BotUttered)[];
+  readonly recentMessages: readonly RecentMessage[];
   /** `stack` events that could not be applied; the runtime reports these */
   readonly stackUpdateFailures: readonly StackUpdateFailure[];
 }
@@ -78,6 +78,18 @@ const NO_BOT_EVENTS: readonly BotUttered[] = [];
 
 /** Rasa's LLM prompts show the last 20 turns; 40 messages hold them when each side says one thing. */
 export const RECENT_MESSAGES_KEPT = 40;
+
+/**
+ * What a prompt or a knowledge search reads of a past message: who sent it, its text and the buttons
+ * shown with it; not the whole event (parse data, metadata), which every stored snapshot would repeat.
+ */
+export type RecentMessage =
+  | { readonly event: 'user'; readonly text: string | null }
+  | {
+      readonly event: 'bot';
+      readonly text: string | null;
+      readonly buttons: readonly { readonly title: string; readonly payload: string }[];
+    };
 
 export function createTrackerState(options: CreateTrackerStateOptions): TrackerState {
   return {

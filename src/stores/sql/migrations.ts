@@ -94,6 +94,14 @@ export const MIGRATIONS: readonly Migration[] = [
       )`,
     ]),
   },
+  {
+    // Rasa's index on sender_id alone duplicates the leading column of ix_events_sender_id_seq, which
+    // answers the same lookups (Rasa's too); keeping both cost a third index entry per event, up to
+    // half of a turn's write on PostgreSQL (bench/README.md)
+    version: 4,
+    name: 'no second sender_id index',
+    statements: both(['DROP INDEX IF EXISTS ix_events_sender_id']),
+  },
 ];
 
 const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS parley_migrations (

@@ -7,8 +7,8 @@
  * at seq = expectedCount…, the unique (sender_id, seq) index rejects a second writer that loaded the
  * same count, and a check that the event before them exists rejects a writer whose count was too high.
  * Either way nothing is written and the turn gets TRACKER_CONFLICT. SQLite does it in one transaction of
- * prepared statements (sqlite-statements.ts), PostgreSQL in one statement (postgres-append.ts), and a
- * batch of more than 500 events or none in a knex transaction.
+ * prepared statements (sqlite-statements.ts), PostgreSQL in one prepared statement (postgres-statements.ts),
+ * and an append of no events (a snapshot alone) in a knex transaction.
  */
 import type { Knex } from 'knex';
 import { AppError } from '../../core/errors.js';
@@ -30,9 +30,10 @@ import {
 } from './sql-connection.js';
 import { isConnectionError, isMissingTable, isTimeout, isUniqueViolation, storeError } from './sql-errors.js';
 import type { SqlTarget } from './sql-target.js';
-import { LAST_SEQ, LOAD_RECENT, SqliteStatements } from './sqlite-statements.js';
-import type { LastSeqRow, RecentRow, SqliteConnection } from './sqlite-statements.js';
-import { MAX_SINGLE_STATEMENT_ROWS, postgresAppend } from './postgres-append.js';
+import { LAST_SEQ, SqliteStatements } from './sqlite-statements.js';
+import type { LastSeqRow, SqliteConnection } from './sqlite-statements.js';
+import { appendRows, loadRecentRows } from './postgres-statements.js';
+import type { PostgresConnection } from './postgres-statements.js';
 
 export interface SqlTrackerStoreOptions {
   readonly target: SqlTarget;
@@ -44,7 +45,12 @@ export interface SqlTrackerStoreOptions {
 
 /** Rasa's sender_id column is VARCHAR(255). */
 export const MAX_CONVERSATION_ID_LENGTH = 255;
-const INSERT_CHUNK = 500;
+
+/** What the store needs of knex's client to borrow a pool connection for its own statements. */
+interface PooledClient<Connection> {
+  acquireConnection(): Promise<Connection>;
+  releaseConnection(connection: Connection): Promise<unknown>;
+}
 
 export class SqlTrackerStore implements TrackerStore {
   readonly target: SqlTarget;
@@ -82,7 +88,7 @@ export class SqlTrackerStore implements TrackerStore {
         const rows =
           this.target.dialect === 'sqlite'
             ? await this.withSqlite((statements) => statements.loadRecent(conversationId))
-            : rowsOf<RecentRow>(await db.raw(LOAD_RECENT, [conversationId, conversationId, conversationId]));
+            : await this.withPostgres((connection) => loadRecentRows(connection, conversationId));
         const head = rows[0];
         if (!head || Number(head.seq) !== -1) return this.withoutSnapshot(conversationId, rows);
         const count = Number(head.event_count);
@@ -141,9 +147,9 @@ export class SqlTrackerStore implements TrackerStore {
               check: (row) => checkCount(row, conversationId, expectedCount, total),
             }),
           );
-        else if (rows.length > 0 && rows.length <= MAX_SINGLE_STATEMENT_ROWS)
-          await this.appendInOneStatement(db, conversationId, expectedCount, rows, snapshotRow);
-        else await this.appendInTransaction(db, conversationId, expectedCount, rows, snapshotRow);
+        else if (rows.length > 0)
+          await this.appendInOneStatement(conversationId, expectedCount, rows, snapshotRow);
+        else await this.appendNoEvents(db, conversationId, expectedCount, snapshotRow);
       } catch (error) {
         if (isUniqueViolation(error)) throw conflict(conversationId, expectedCount);
         throw error;
@@ -153,34 +159,30 @@ export class SqlTrackerStore implements TrackerStore {
 
   /** PostgreSQL: the events, the snapshot and the check of the event before them in one round trip. */
   private async appendInOneStatement(
-    db: Knex,
     conversationId: string,
     expectedCount: number,
     rows: readonly EventRow[],
     snapshot: SnapshotRow | undefined,
   ): Promise<void> {
-    const { sql, bindings } = postgresAppend(conversationId, expectedCount, rows, snapshot);
-    const [result] = rowsOf<{ inserted: number | string }>(await db.raw(sql, bindings));
-    if (Number(result?.inserted) !== rows.length) throw conflict(conversationId, expectedCount);
+    const inserted = await this.withPostgres((connection) =>
+      appendRows(connection, conversationId, expectedCount, rows, snapshot),
+    );
+    if (inserted !== rows.length) throw conflict(conversationId, expectedCount);
   }
 
-  /** A batch too big for one statement's parameters (an import), or none at all: one transaction. */
-  private async appendInTransaction(
+  /** An append of no events (a snapshot alone, or nothing but the count check): one transaction. */
+  private async appendNoEvents(
     db: Knex,
     conversationId: string,
     expectedCount: number,
-    rows: readonly EventRow[],
     snapshot: SnapshotRow | undefined,
   ): Promise<void> {
-    const total = expectedCount + rows.length;
     await db.transaction(async (trx) => {
-      for (let start = 0; start < rows.length; start += INSERT_CHUNK)
-        await trx('events').insert(rows.slice(start, start + INSERT_CHUNK));
       if (snapshot) await trx('tracker_snapshots').insert(snapshot).onConflict('sender_id').merge();
       const [row] = rowsOf<LastSeqRow>(
         await trx.raw(LAST_SEQ, [conversationId, conversationId, expectedCount - 1]),
       );
-      checkCount(row, conversationId, expectedCount, total);
+      checkCount(row, conversationId, expectedCount, expectedCount);
     });
   }
 
@@ -310,19 +312,27 @@ export class SqlTrackerStore implements TrackerStore {
    * Runs synchronous work on the SQLite connection of knex's one-connection pool, with statements
    * prepared once for that connection: knex's own queries wait until it is released.
    */
-  private async withSqlite<T>(work: (statements: SqliteStatements) => T): Promise<T> {
-    const client = this.db.client as {
-      acquireConnection(): Promise<SqliteConnection>;
-      releaseConnection(c: SqliteConnection): Promise<unknown>;
-    };
-    const connection = await client.acquireConnection();
-    try {
+  private withSqlite<T>(work: (statements: SqliteStatements) => T): Promise<T> {
+    return this.withConnection<SqliteConnection, T>((connection) => {
       let statements = this.sqliteStatements.get(connection);
       if (!statements) {
         statements = new SqliteStatements(connection);
         this.sqliteStatements.set(connection, statements);
       }
       return work(statements);
+    });
+  }
+
+  /** Runs named prepared statements on a connection of knex's pool (knex drops one that broke). */
+  private withPostgres<T>(work: (connection: PostgresConnection) => Promise<T>): Promise<T> {
+    return this.withConnection(work);
+  }
+
+  private async withConnection<Connection, T>(work: (connection: Connection) => T | Promise<T>): Promise<T> {
+    const client = this.db.client as PooledClient<Connection>;
+    const connection = await client.acquireConnection();
+    try {
+      return await work(connection);
     } finally {
       await client.releaseConnection(connection);
     }

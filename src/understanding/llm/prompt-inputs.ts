@@ -5,7 +5,6 @@
  */
 import type { Slot } from '../../core/domain/types.js';
 import type { EngineContext } from '../../core/engine-context.js';
-import type { BotUttered } from '../../core/events/types.js';
 import type { TrackerState } from '../../core/events/tracker-state.js';
 import { stepsWithCalls } from '../../core/executor/slot-reset.js';
 import type { CollectStep, Flow } from '../../core/flows/types.js';
@@ -157,8 +156,9 @@ export function turnsFromState(state: TrackerState): ConversationTurn[] {
   let shownButtons: readonly { readonly title: string; readonly payload: string }[] = [];
   for (const message of state.recentMessages) {
     if (message.event === 'bot') {
-      turns.push(...botTurns([message]));
-      shownButtons = [...shownButtons, ...(message.data.buttons ?? [])];
+      const turn = botTurn(message.text, message.buttons);
+      if (turn) turns.push(turn);
+      shownButtons = [...shownButtons, ...message.buttons];
       continue;
     }
     const text = message.text ?? '';
@@ -169,12 +169,14 @@ export function turnsFromState(state: TrackerState): ConversationTurn[] {
   return turns;
 }
 
-function botTurns(events: readonly BotUttered[]): ConversationTurn[] {
-  return events.flatMap((event) => {
-    const buttons = (event.data.buttons ?? []).map((button) => button.title);
-    const text = [event.text ?? '', buttons.length > 0 ? `(options: ${buttons.join(', ')})` : '']
-      .filter((part) => part.length > 0)
-      .join(' ');
-    return text ? [{ role: 'bot' as const, text }] : [];
-  });
+/** A bot message as the prompt shows it: its text and its buttons' titles; none when both are empty. */
+function botTurn(
+  text: string | null,
+  buttons: readonly { readonly title: string }[],
+): ConversationTurn | undefined {
+  const titles = buttons.map((button) => button.title);
+  const shown = [text ?? '', titles.length > 0 ? `(options: ${titles.join(', ')})` : '']
+    .filter((part) => part.length > 0)
+    .join(' ');
+  return shown ? { role: 'bot', text: shown } : undefined;
 }

@@ -290,7 +290,23 @@ describe('applyEvent (the tracker reducer)', () => {
 
 describe('recent messages (the conversation an LLM prompt shows)', () => {
   it('starts with the first message of the conversation', () => {
-    expect(fold([action('action_listen'), user('hi')]).recentMessages).to.deep.equal([user('hi')]);
+    expect(fold([action('action_listen'), user('hi')]).recentMessages).to.deep.equal([
+      { event: 'user', text: 'hi' },
+    ]);
+  });
+
+  it("keeps a message's sender, text and buttons, not the whole event", () => {
+    const buttons = [{ title: 'Savings', payload: '/SetSlots(account=savings)' }];
+    const withButtons: Event = {
+      ...bot('Which account?'),
+      data: { buttons, custom: { big: 'x'.repeat(100) } },
+    };
+    const noButtons: Event = { ...bot('x'), text: null, data: { buttons: null } };
+    expect(fold([user('hi'), withButtons, noButtons]).recentMessages).to.deep.equal([
+      { event: 'user', text: 'hi' },
+      { event: 'bot', text: 'Which account?', buttons },
+      { event: 'bot', text: null, buttons: [] },
+    ]);
   });
 
   it('keeps the latest 40 user and bot messages in order, and forgets them on restart and session start', () => {

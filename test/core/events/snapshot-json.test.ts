@@ -169,7 +169,8 @@ describe('tracker snapshot JSON', () => {
           { event: 'action', name: 'x' },
         ],
       ],
-      ['recentMessages', [{ event: 'bot', text: 'hi' }, 'hi']],
+      ['recentMessages', [{ event: 'bot', text: 'hi', buttons: [] }, 'hi']],
+      ['recentMessages', [{ event: 'bot', text: 'a bot message of version 2, without buttons' }]],
       ['stackUpdateFailures', 'failed'],
       ['stackUpdateFailures', [{ eventIndex: 1, error: 'x' }, 1]],
     ];

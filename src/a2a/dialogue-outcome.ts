@@ -82,25 +82,19 @@ export function publicSlots(slots: Readonly<Record<string, unknown>>): Record<st
 }
 
 /**
- * The user flow that finished in the turn and the last value each slot had since it started, read from
- * the conversation's events (only when a flow finished, so the cost is paid once per flow).
+ * The user flow that finished in the turn and the values its slots had when it did (they may be reset
+ * right after), from the state the turn ended with: no read of the event log.
  */
 export function completedFlowOf(
   turnEvents: readonly Event[],
-  allEvents: readonly Event[],
+  state: TrackerState,
 ): { flow_id: string; slots: Record<string, unknown> } | undefined {
-  const done = turnEvents.find(
-    (event) => event.event === 'flow_completed' && !event.flow_id.startsWith('pattern_'),
+  const completed = state.flowSlots.lastCompleted;
+  if (!completed) return undefined;
+  const inThisTurn = turnEvents.some(
+    (event) => event.event === 'flow_completed' && event.flow_id === completed.flowId,
   );
-  if (!done || done.event !== 'flow_completed') return undefined;
-  const slots: Record<string, unknown> = {};
-  for (let index = allEvents.length - 1; index >= 0; index -= 1) {
-    const event = allEvents[index] as Event;
-    if (event.event === 'flow_started' && event.flow_id === done.flow_id) break;
-    if (event.event === 'slot' && event.value !== null && !(event.name in slots))
-      slots[event.name] = event.value;
-  }
-  return { flow_id: done.flow_id, slots: publicSlots(slots) };
+  return inThisTurn ? { flow_id: completed.flowId, slots: publicSlots(completed.slots) } : undefined;
 }
 
 /** the buttons of the turn's messages: what the user may answer with */

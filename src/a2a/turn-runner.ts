@@ -85,9 +85,7 @@ export class TurnRunner {
         store.publish(this.status(task, 'working', this.reply(task, [bot], undefined)));
       },
     });
-    const completedFlow = result.events.some((event) => event.event === 'flow_completed')
-      ? completedFlowOf(result.events, (await agent.load(context.key)).events)
-      : undefined;
+    const completedFlow = completedFlowOf(result.events, result.state);
     const outcome = dialogueOutcome({
       ...(completedFlow ? { completedFlow } : {}),
       tracker: result.state,

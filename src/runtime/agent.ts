@@ -215,6 +215,18 @@ export class Agent {
     return { events: await this.options.trackerStore.loadAll(conversationId), state };
   }
 
+  /**
+   * The conversation as a turn left it, for answers that show every event (the HTTP API): the state the
+   * turn ended with and the events read once, up to that turn's (not loaded and folded again).
+   */
+  async trackerAfter(
+    conversationId: string,
+    result: TurnResult,
+  ): Promise<{ events: readonly Event[]; state: TrackerState }> {
+    const events = await this.options.trackerStore.loadAll(conversationId);
+    return { events: events.slice(0, result.eventCount), state: result.state };
+  }
+
   /** The conversation's derived state only: flat in the conversation's length. */
   async state(conversationId: string): Promise<TrackerState> {
     return await this.stateOf(conversationId, await this.options.trackerStore.loadRecent(conversationId));

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import { completedFlowOf, dialogueOutcome, publicSlots } from '../../src/a2a/dialogue-outcome.js';
 import type { OutcomeInput } from '../../src/a2a/dialogue-outcome.js';
+import { foldEvents } from '../../src/core/events/index.js';
 import { createTrackerState } from '../../src/core/events/tracker-state.js';
 import type { TrackerState } from '../../src/core/events/tracker-state.js';
 import type { BotUttered, Event } from '../../src/core/events/types.js';
@@ -181,22 +182,33 @@ describe('A2A dialogue outcome (dialogue → task state)', () => {
     });
   });
 
-  it('completedFlowOf reads the last value of each slot since the flow started, skipping patterns', () => {
+  it("completedFlowOf gives the flow's slots as they were when it completed, from the final state", () => {
+    const user = (text: string): Event => ({
+      event: 'user',
+      text,
+      timestamp: 1,
+      parse_data: { text, intent: { name: null, confidence: 0 }, entities: [] },
+    });
+    const slot = (name: string, value: unknown): Event => ({ event: 'slot', name, value, timestamp: 2 });
     const all: Event[] = [
-      { event: 'slot', name: 'recipient', value: 'Old', timestamp: 1 },
+      user('earlier'),
+      slot('account', 'savings'), // an earlier turn's slot: not the flow's
+      user('send 5 to Anna'),
+      slot('recipient', 'Anna'), // set with the message that starts the flow, before flow_started
       started('transfer_money'),
-      { event: 'slot', name: 'recipient', value: 'Anna', timestamp: 2 },
-      { event: 'slot', name: 'amount', value: 3, timestamp: 2 },
-      { event: 'slot', name: 'amount', value: 5, timestamp: 3 },
-      { event: 'slot', name: 'requested_slot', value: 'amount', timestamp: 3 },
+      slot('amount', 3),
+      slot('amount', 5),
+      slot('requested_slot', 'amount'),
       { event: 'flow_completed', flow_id: 'pattern_collect_information', step_id: 's', timestamp: 3 },
       { event: 'flow_completed', flow_id: 'transfer_money', step_id: 's', timestamp: 3 },
-      { event: 'slot', name: 'amount', value: null, timestamp: 4 },
+      slot('amount', null), // reset when the flow ended
     ];
-    expect(completedFlowOf(all.slice(-3), all)).to.deep.equal({
+    const state = foldEvents(createTrackerState({ senderId: 's', initialSlots: {} }), all);
+    expect(completedFlowOf(all.slice(-3), state)).to.deep.equal({
       flow_id: 'transfer_money',
       slots: { recipient: 'Anna', amount: 5 },
     });
-    expect(completedFlowOf(all.slice(0, 4), all)).to.equal(undefined);
+    // a turn in which it did not complete reports nothing
+    expect(completedFlowOf(all.slice(0, 4), state)).to.equal(undefined);
   });
 });

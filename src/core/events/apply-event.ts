@@ -12,8 +12,8 @@ import type { Stack } from '../stack/frames.js';
 import { jsonEqual } from './json-value.js';
 import { applyStackUpdate } from './stack-update.js';
 import type { TrackerState } from './tracker-state.js';
-import { RECENT_MESSAGES_KEPT, stackHistoryKey } from './tracker-state.js';
-import type { RecentMessage } from './tracker-state.js';
+import { NO_FLOW_SLOTS, RECENT_MESSAGES_KEPT, stackHistoryKey } from './tracker-state.js';
+import type { FlowSlotRecord, RecentMessage } from './tracker-state.js';
 import type { ActionExecuted, BotUttered, EntitiesAdded, Event, SlotSet, UserUttered } from './types.js';
 
 type StateChanges = Partial<TrackerState>;
@@ -66,10 +66,11 @@ function changesFor(state: TrackerState, event: Event): StateChanges {
     case 'entities':
       return entitiesAdded(state, event);
     case 'flow_started':
-    case 'flow_interrupted':
-    case 'flow_resumed':
     case 'flow_completed':
     case 'flow_cancelled':
+      return { flowSlots: flowSlotsAfter(state, event) };
+    case 'flow_interrupted':
+    case 'flow_resumed':
     case 'session_ended':
     case 'action_execution_rejected':
     case 'reminder':
@@ -90,6 +91,10 @@ function userUttered(state: TrackerState, event: UserUttered): StateChanges {
     previousBotTurn: state.lastBotTurn,
     lastBotTurn: [],
     recentMessages: remember(state, event),
+    flowSlots:
+      state.flowSlots.sinceUserMessage.length === 0
+        ? state.flowSlots
+        : { ...state.flowSlots, sinceUserMessage: [] },
   };
 }
 
@@ -119,7 +124,38 @@ function slotSet(state: TrackerState, event: SlotSet): StateChanges {
   return {
     slots: { ...state.slots, [event.name]: event.value },
     slotFilledBy: typeof filledBy === 'string' ? { ...others, [event.name]: filledBy } : others,
+    flowSlots: withSlotName(state.flowSlots, event.name),
   };
+}
+
+function withSlotName(record: FlowSlotRecord, name: string): FlowSlotRecord {
+  const add = (names: readonly string[]) => (names.includes(name) ? names : [...names, name]);
+  const running: Record<string, readonly string[]> = {};
+  for (const [flowId, names] of Object.entries(record.running)) running[flowId] = add(names);
+  return { ...record, sinceUserMessage: add(record.sinceUserMessage), running };
+}
+
+/** Patterns are the engine's own flows: their slots belong to the user flow they serve. */
+function isPatternId(flowId: string): boolean {
+  return flowId.startsWith('pattern_');
+}
+
+function flowSlotsAfter(
+  state: TrackerState,
+  event: { readonly event: 'flow_started' | 'flow_completed' | 'flow_cancelled'; readonly flow_id: string },
+): FlowSlotRecord {
+  const record = state.flowSlots;
+  if (isPatternId(event.flow_id)) return record;
+  const { [event.flow_id]: owned, ...others } = record.running;
+  if (event.event === 'flow_started')
+    return { ...record, running: { ...others, [event.flow_id]: record.sinceUserMessage } };
+  if (event.event === 'flow_cancelled' || owned === undefined) return { ...record, running: others };
+  const slots: Record<string, unknown> = {};
+  for (const name of owned) {
+    const value = state.slots[name];
+    if (value !== null && value !== undefined) slots[name] = value;
+  }
+  return { ...record, running: others, lastCompleted: { flowId: event.flow_id, slots } };
 }
 
 function stackUpdated(state: TrackerState, update: string): StateChanges {
@@ -165,6 +201,7 @@ function conversationReset(state: TrackerState): StateChanges {
     lastBotTurn: [],
     previousBotTurn: [],
     recentMessages: [],
+    flowSlots: NO_FLOW_SLOTS,
   };
 }
 

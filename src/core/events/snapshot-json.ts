@@ -10,7 +10,7 @@
 import type { Stack } from '../stack/frames.js';
 import type { TrackerSnapshot } from '../ports.js';
 import { hasOwn, isPlainObject } from './json-value.js';
-import type { LatestAction, SlotValues, StackUpdateFailure, TrackerState } from './tracker-state.js';
+import type { FlowSlotRecord, LatestAction, SlotValues, StackUpdateFailure, TrackerState } from './tracker-state.js';
 import type { BotUttered, UserUttered } from './types.js';
 
 export const SNAPSHOT_FORMAT = 'parley.tracker-snapshot';
@@ -126,6 +126,13 @@ const FIELDS: { readonly [K in keyof TrackerState]-?: Codec<TrackerState[K]> } =
   previousBotTurn: botEvents,
   recentMessages: messages,
   stackUpdateFailures: failures,
+  flowSlots: plain<FlowSlotRecord>(
+    (json) =>
+      isPlainObject(json) &&
+      Array.isArray(json['sinceUserMessage']) &&
+      isPlainObject(json['running']) &&
+      (json['lastCompleted'] === null || isPlainObject(json['lastCompleted'])),
+  ),
 };
 
 const FIELD_NAMES = Object.keys(FIELDS) as (keyof TrackerState)[];

@@ -64,7 +64,25 @@ export interface TrackerState {
   readonly recentMessages: readonly RecentMessage[];
   /** `stack` events that could not be applied; the runtime reports these */
   readonly stackUpdateFailures: readonly StackUpdateFailure[];
+  /** which slots belong to which running user flow, and what the latest completed one ended with */
+  readonly flowSlots: FlowSlotRecord;
 }
+
+/**
+ * The slots of user flows, kept by the fold so that a flow's result never needs the event log: a flow
+ * owns the slots set while it runs and those set earlier in the turn that started it (slots that come
+ * with the message that starts a flow are set before its `flow_started`).
+ */
+export interface FlowSlotRecord {
+  /** slots set since the latest user message */
+  readonly sinceUserMessage: readonly string[];
+  /** per user flow that started and has not ended: the slots it owns so far */
+  readonly running: Readonly<Record<string, readonly string[]>>;
+  /** the latest user flow that completed, with the values its slots had at that moment (before resets) */
+  readonly lastCompleted: { readonly flowId: string; readonly slots: SlotValues } | null;
+}
+
+export const NO_FLOW_SLOTS: FlowSlotRecord = { sinceUserMessage: [], running: {}, lastCompleted: null };
 
 export interface CreateTrackerStateOptions {
   readonly senderId: string;
@@ -115,6 +133,7 @@ export function createTrackerState(options: CreateTrackerStateOptions): TrackerS
     previousBotTurn: NO_BOT_EVENTS,
     recentMessages: [],
     stackUpdateFailures: [],
+    flowSlots: NO_FLOW_SLOTS,
   };
 }
 

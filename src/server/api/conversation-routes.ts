@@ -11,6 +11,7 @@ import type { ApiContext, IntentCommands } from './context.js';
 import { entitiesFromBody } from './entities.js';
 import { collectedMessages, deliveryTo, outputChannelFor } from './output.js';
 import { conversationIdOf, requireObjectBody, verbosityParam } from './params.js';
+import type { TurnResult } from '../../runtime/agent.js';
 
 /** Rasa's prefix for the text of a user message triggered from outside (`UserUttered.create_external`). */
 const EXTERNAL_MESSAGE_PREFIX = 'EXTERNAL: ';
@@ -44,8 +45,12 @@ export function conversationRoutes(router: Router, context: ApiContext): void {
       const text = body['text'];
       if (typeof text !== 'string') throw badRequest('The message needs a "text".', 'text', 'body');
       const parseData = parseDataFromBody(text, body['parse_data']);
-      await agent.logMessage({ conversationId: id, text, ...(parseData ? { parseData } : {}) });
-      const { events, state } = await agent.load(id);
+      const logged = await agent.logMessage({
+        conversationId: id,
+        text,
+        ...(parseData ? { parseData } : {}),
+      });
+      const { events, state } = await agent.trackerAfter(id, logged);
       response.json(trackerToJson(state, events, { verbosity }));
     }),
   );
@@ -71,8 +76,9 @@ export function conversationRoutes(router: Router, context: ApiContext): void {
       const channel = before.latestInputChannel;
       const output = outputChannelFor(request, { channels: context.channels, latestInputChannel: channel });
       const delivery = deliveryTo(output, id);
+      let result: TurnResult | undefined;
       const turn = async () => {
-        await agent.handleMessage({
+        result = await agent.handleMessage({
           conversationId: id,
           text: `${EXTERNAL_MESSAGE_PREFIX}${name}`,
           ...(channel ? { inputChannel: channel } : {}),
@@ -83,7 +89,7 @@ export function conversationRoutes(router: Router, context: ApiContext): void {
         await delivery.done();
       };
       await (context.turns ? context.turns.track(API_CHANNEL, id, turn) : turn());
-      const { events, state } = await agent.load(id);
+      const { events, state } = result ? await agent.trackerAfter(id, result) : await agent.load(id);
       const messages = collectedMessages(output);
       response.json({
         tracker: trackerToJson(state, events, { verbosity }),

@@ -48,7 +48,7 @@ export function trackerRoutes(router: Router, context: ApiContext): void {
       if (events.length === 0)
         throw badRequest("Couldn't extract a proper event from the request body.", '', 'body');
       const appended = await agent.appendEvents(id, events, { session: 'if-new' });
-      const { events: all, state } = await agent.load(id);
+      const { events: all, state } = await agent.trackerAfter(id, appended);
       if (sideEffects) {
         const output = outputChannelFor(request, {
           channels: context.channels,

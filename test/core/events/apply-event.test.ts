@@ -257,12 +257,14 @@ describe('applyEvent (the tracker reducer)', () => {
 
   it('changes nothing but the count and time for informational events', () => {
     const before = fold([slot('amount', 1), user('hi'), action('x')]);
+    // (flow_started, flow_completed and flow_cancelled of user flows keep the flow slot record: see below;
+    // those of patterns change nothing)
     const informational: Event[] = [
-      { event: 'flow_started', timestamp: T0 + 9, flow_id: 'f' },
+      { event: 'flow_started', timestamp: T0 + 9, flow_id: 'pattern_f' },
       { event: 'flow_interrupted', timestamp: T0 + 9, flow_id: 'f', step_id: 's' },
       { event: 'flow_resumed', timestamp: T0 + 9, flow_id: 'f', step_id: 's' },
-      { event: 'flow_completed', timestamp: T0 + 9, flow_id: 'f', step_id: 's' },
-      { event: 'flow_cancelled', timestamp: T0 + 9, flow_id: 'f', step_id: 's' },
+      { event: 'flow_completed', timestamp: T0 + 9, flow_id: 'pattern_f', step_id: 's' },
+      { event: 'flow_cancelled', timestamp: T0 + 9, flow_id: 'pattern_f', step_id: 's' },
       { event: 'session_ended', timestamp: T0 + 9 },
       { event: 'action_execution_rejected', timestamp: T0 + 9, name: 'x' },
       { event: 'reminder', timestamp: T0 + 9, intent: 'i', date_time: '2024-01-01T00:00:00' },
@@ -326,5 +328,65 @@ describe('recent messages (the conversation an LLM prompt shows)', () => {
     expect(oneMore.recentMessages[0]?.text).to.equal('b10');
     expect(fold([simple('restart')], state).recentMessages).to.deep.equal([]);
     expect(fold([simple('session_started')], state).recentMessages).to.deep.equal([]);
+  });
+});
+
+describe('flow slots (what a completed flow reports, without the event log)', () => {
+  const flowEvent = (event: 'flow_started' | 'flow_completed' | 'flow_cancelled', flowId: string): Event =>
+    event === 'flow_started'
+      ? { event, flow_id: flowId, timestamp: T0 }
+      : { event, flow_id: flowId, step_id: 'END', timestamp: T0 };
+
+  it('gives a flow the slots set while it ran and those set earlier in the turn that started it', () => {
+    const state = fold([
+      user('earlier turn'),
+      slot('amount', 7),
+      user('send money to Anna'),
+      slot('recipient', 'Anna'),
+      flowEvent('flow_started', 'transfer'),
+      flowEvent('flow_started', 'pattern_collect_information'),
+      user('5'),
+      slot('amount', 5),
+      flowEvent('flow_completed', 'pattern_collect_information'),
+      flowEvent('flow_completed', 'transfer'),
+      slot('amount', null),
+      slot('recipient', null),
+    ]);
+    expect(state.flowSlots.lastCompleted).to.deep.equal({
+      flowId: 'transfer',
+      slots: { recipient: 'Anna', amount: 5 },
+    });
+    expect(state.flowSlots.running).to.deep.equal({});
+  });
+
+  it('shares a slot set while flows are stacked with each of them, and skips empty values', () => {
+    const state = fold([
+      user('hi'),
+      flowEvent('flow_started', 'outer'),
+      slot('recipient', 'Bo'),
+      flowEvent('flow_started', 'inner'),
+      slot('amount', 3),
+      slot('recipient', null),
+      flowEvent('flow_completed', 'inner'),
+    ]);
+    expect(state.flowSlots.lastCompleted).to.deep.equal({ flowId: 'inner', slots: { amount: 3 } });
+    expect(state.flowSlots.running).to.deep.equal({ outer: ['recipient', 'amount'] });
+  });
+
+  it('reports nothing for a cancelled flow and forgets everything on restart', () => {
+    const cancelled = fold([
+      user('hi'),
+      flowEvent('flow_started', 'transfer'),
+      slot('amount', 3),
+      flowEvent('flow_cancelled', 'transfer'),
+    ]);
+    expect(cancelled.flowSlots.lastCompleted).to.equal(null);
+    expect(cancelled.flowSlots.running).to.deep.equal({});
+    const running = fold([user('hi'), flowEvent('flow_started', 'transfer'), slot('amount', 3)]);
+    expect(fold([simple('restart')], running).flowSlots).to.deep.equal({
+      sinceUserMessage: [],
+      running: {},
+      lastCompleted: null,
+    });
   });
 });

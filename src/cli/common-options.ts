@@ -1,7 +1,7 @@
 import { InvalidArgumentError, Option } from 'commander';
 import type { Command } from 'commander';
 import { checkRasaVersion } from '../core/patterns/rasa-versions.js';
-import { LEVEL_NAMES, logLevelOf as pinoLevelOf } from './logger.js';
+import { LEVEL_NAMES, logLevelOf as pinoLevelOf } from './log-levels.js';
 
 /** `--rasa-version`: only the versions Parley knows; anything else is a usage error that lists them. */
 export function rasaVersionOption(description: string): Option {

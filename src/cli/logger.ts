@@ -2,27 +2,7 @@ import { destination, pino, stdTimeFunctions } from 'pino';
 import type { DestinationStream } from 'pino';
 import { boundedLogValue } from '../runtime/log-fields.js';
 import type { Logger } from '../runtime/logger.js';
-
-/** Rasa's level names (LOG_LEVEL=DEBUG, WARNING, CRITICAL) map onto pino's. */
-const LEVELS: Readonly<Record<string, string>> = {
-  trace: 'trace',
-  debug: 'debug',
-  info: 'info',
-  warn: 'warn',
-  warning: 'warn',
-  error: 'error',
-  critical: 'fatal',
-  fatal: 'fatal',
-  silent: 'silent',
-};
-
-/** The level names a user may give (Rasa's and pino's). */
-export const LEVEL_NAMES: readonly string[] = Object.keys(LEVELS);
-
-/** The pino level for a user's level name, any case; undefined for an unknown name. */
-export function logLevelOf(name: string): string | undefined {
-  return LEVELS[name.trim().toLowerCase()];
-}
+import { logLevelOf } from './log-levels.js';
 
 /**
  * The process logger: structured JSON lines on stderr (pino), always JSON with an ISO `time` (pipe

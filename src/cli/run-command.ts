@@ -7,7 +7,6 @@ import type { Logger } from '../runtime/logger.js';
 import type { CliIo } from './io.js';
 import { addLoggingOptions, rasaVersionOption, requestedLogLevel } from './common-options.js';
 import type { LoggingFlags } from './common-options.js';
-import { createLogger } from './logger.js';
 import { toLocation } from './project-options.js';
 import type { ProjectFlags } from './project-options.js';
 
@@ -81,6 +80,7 @@ async function runServer(io: CliIo, flags: RunFlags, signals: NodeJS.EventEmitte
     return 2;
   }
   const level = requestedLogLevel(flags);
+  const { createLogger } = await import('./logger.js');
   const logger = createLogger({ defaultLevel: 'info', ...(level ? { level } : {}) });
   // every request path catches its own failures; should one slip through, it is a bug to report, not a
   // reason for one caller to take the server down for every other caller

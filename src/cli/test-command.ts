@@ -3,7 +3,6 @@ import { resolve } from 'node:path';
 import { addLoggingOptions, rasaVersionOption, requestedLogLevel } from './common-options.js';
 import type { LoggingFlags } from './common-options.js';
 import type { CliIo } from './io.js';
-import { createLogger } from './logger.js';
 import { addProjectOptions, toLocation } from './project-options.js';
 import type { ProjectFlags } from './project-options.js';
 
@@ -53,6 +52,7 @@ export function testCommand(io: CliIo): Command {
   addProjectOptions(e2e).action(async (paths: string[], flags: TestFlags) => {
     const { runTestE2E } = await import('./run-test-e2e.js');
     const level = requestedLogLevel(flags);
+    const { createLogger } = await import('./logger.js');
     const code = await runTestE2E(io, {
       location: toLocation(flags),
       projectRoot: resolve(flags.project),

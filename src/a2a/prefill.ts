@@ -1,6 +1,7 @@
 /**
  * A data part in an incoming message pre-fills slots (rasa-a2a.md §4.4). Accepted shapes:
- * `{"slots": {"name": value}}` and the Rasa client's `{"slots": [{"name": ..., "value": ...}]}`.
+ * `{"slots": {"name": value}}`, the Rasa client's `{"slots": [{"name": ..., "value": ...}]}`, and a plain
+ * object of slot names, `{"city": "Porto"}` (what an orchestrator that knows the skill's slots sends).
  * The values become `set slot` commands added after the commands understanding found in the text, so
  * they behave like `/SetSlots(...)`: a slot is filled when the dialogue may fill it in this turn (a flow
  * asking for it, or started by the same message). Unknown slot names are ignored with a warning.
@@ -37,7 +38,8 @@ function slotEntries(data: unknown): [string, unknown][] {
     return slots.flatMap((item): [string, unknown][] =>
       isRecord(item) && typeof item['name'] === 'string' ? [[item['name'], item['value'] ?? null]] : [],
     );
-  return isRecord(slots) ? Object.entries(slots) : [];
+  // without a `slots` object or list, the data part is the slots themselves
+  return Object.entries(isRecord(slots) ? slots : data);
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -7,7 +7,7 @@ import type { BotUttered } from '../core/events/types.js';
 import type { CommandGenerator } from '../core/ports.js';
 import type { Agent } from '../runtime/agent.js';
 import type { Logger } from '../runtime/logger.js';
-import { completedFlowOf, dialogueOutcome, publicSlots } from './dialogue-outcome.js';
+import { closingMessages, completedFlowOf, dialogueOutcome, publicSlots } from './dialogue-outcome.js';
 import type { DialogueOutcome } from './dialogue-outcome.js';
 import { prefillFromParts, prefillingGenerator } from './prefill.js';
 import { INTERRUPTED_STATES, TERMINAL_STATES } from './tasks/model.js';
@@ -86,15 +86,16 @@ export class TurnRunner {
       },
     });
     const completedFlow = completedFlowOf(result.events, result.state);
+    const { includeConversationRepair } = this.options.settings;
     const outcome = dialogueOutcome({
       ...(completedFlow ? { completedFlow } : {}),
       tracker: result.state,
       events: result.events,
       messages: result.messages,
-      includeConversationRepair: this.options.settings.includeConversationRepair,
+      includeConversationRepair,
       warnings: prefill.warnings,
     });
-    this.finish(task, outcome, result.messages);
+    this.finish(task, outcome, closingMessages(result.events, outcome.state, includeConversationRepair));
   }
 
   /** Cancels the conversation's active flow (after tasks/cancel) with a cancel-flow command. */

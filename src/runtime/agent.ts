@@ -8,6 +8,7 @@ import type { TrackerState } from '../core/events/tracker-state.js';
 import type { BotUttered, Event, ParseData, UnstampedEvent } from '../core/events/types.js';
 import { AppError } from '../core/errors.js';
 import { sanitizedUserText } from '../core/domain/direct-payload.js';
+import { numberedChoice } from '../core/text/numbered-choice.js';
 import { ACTION_LISTEN, predictNextAction } from '../core/executor/advance.js';
 import { internalErrorEvents } from '../core/executor/internal-error.js';
 import type {
@@ -245,8 +246,11 @@ export class Agent {
     const turn = await this.openTurn(message.conversationId, message);
     const engine = this.engine(turn.now);
     const generator = message.commandGenerator ?? this.options.commandGenerator;
-    // commands decided elsewhere come with the text as sent, as Rasa keeps a message's given parse data
-    const text = message.commands ? message.text : this.sanitized(message.text);
+    // commands decided elsewhere come with the text as sent, as Rasa keeps a message's given parse data;
+    // a number answering buttons is that button's payload, as if it had been clicked
+    const text = message.commands
+      ? message.text
+      : (numberedChoice(message.text, turn.state) ?? this.sanitized(message.text));
     const understanding = message.commands
       ? { commands: message.commands, parseData: { intent: { name: null, confidence: 0 }, entities: [] } }
       : await generator.understand({ text, state: turn.state, engine });

@@ -1,5 +1,10 @@
 import { expect } from 'chai';
-import { completedFlowOf, dialogueOutcome, publicSlots } from '../../src/a2a/dialogue-outcome.js';
+import {
+  closingMessages,
+  completedFlowOf,
+  dialogueOutcome,
+  publicSlots,
+} from '../../src/a2a/dialogue-outcome.js';
 import type { OutcomeInput } from '../../src/a2a/dialogue-outcome.js';
 import { foldEvents } from '../../src/core/events/index.js';
 import { createTrackerState } from '../../src/core/events/tracker-state.js';
@@ -210,5 +215,33 @@ describe('A2A dialogue outcome (dialogue → task state)', () => {
     });
     // a turn in which it did not complete reports nothing
     expect(completedFlowOf(all.slice(0, 4), state)).to.equal(undefined);
+  });
+});
+
+describe('closingMessages (the bot messages of a task that ends)', () => {
+  const bot = (text: string): BotUttered => ({ event: 'bot', text, data: {}, timestamp: 1 });
+  const flow = (event: 'flow_started' | 'flow_completed', flowId: string): Event =>
+    event === 'flow_started'
+      ? { event, flow_id: flowId, timestamp: 1 }
+      : { event, flow_id: flowId, step_id: 'END', timestamp: 1 };
+  const events: Event[] = [
+    bot('Your savings account holds $12800.'),
+    flow('flow_completed', 'check_balance'),
+    flow('flow_started', 'pattern_completed'),
+    bot('What else can I help you with?'),
+    flow('flow_completed', 'pattern_completed'),
+  ];
+  const texts = (messages: readonly BotUttered[]) => messages.map((message) => message.text);
+
+  it("leaves out pattern_completed's question when the task ends without conversation repair", () => {
+    expect(texts(closingMessages(events, 'completed', false))).to.deep.equal([
+      'Your savings account holds $12800.',
+    ]);
+    expect(texts(closingMessages(events, 'canceled', false))).to.have.length(1);
+  });
+
+  it('keeps every message with conversation repair, or while the task goes on', () => {
+    expect(closingMessages(events, 'completed', true)).to.have.length(2);
+    expect(closingMessages(events, 'input-required', false)).to.have.length(2);
   });
 });

@@ -175,6 +175,42 @@ describe('A2A JSON-RPC on the wire', function () {
       slots: { recipient: 'Bo', amount: 12 },
     });
     expect(data['warnings']).to.deep.equal(["unknown slot 'nope' ignored"]);
+    // the task ends on the flow's own answer, not on pattern_completed's open question
+    const status = task['status'] as { message: { parts: Record<string, unknown>[] } };
+    const texts = status.message.parts.flatMap((part) =>
+      typeof part['text'] === 'string' ? [part['text']] : [],
+    );
+    expect(texts).to.include('Done.');
+    expect(texts.join('\n')).not.to.include('what would you like me to help you with');
+  });
+
+  it('a v1.0 SubscribeToTask stream sends the task once, then only its updates', async () => {
+    const context = crypto.randomUUID();
+    const waiting = await rpc(server.baseUrl, v1Send('send money to Anna', { contextId: context }));
+    const taskId = (waiting.body['result'] as { task: { id: string } }).task.id;
+    const subscribed = await fetch(`${server.baseUrl}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 's', method: 'SubscribeToTask', params: { id: taskId } }),
+    });
+    const reading = readSse(subscribed);
+    await rpc(server.baseUrl, {
+      ...(v1Send('x') as object),
+      params: {
+        message: {
+          messageId: crypto.randomUUID(),
+          role: 'ROLE_USER',
+          contextId: context,
+          taskId,
+          parts: [{ data: { amount: 12 } }],
+        },
+      },
+    });
+    const { events } = await reading;
+    const kinds = events.map((event) => Object.keys(event['result'] as object)[0]);
+    expect(kinds[0]).to.equal('task');
+    expect(kinds.slice(1)).to.have.length.greaterThan(0);
+    expect(kinds.slice(1).filter((kind) => kind === 'task')).to.deep.equal([]);
   });
 
   it('replays a repeated messageId on the same context without running the turn again', async () => {
@@ -338,6 +374,50 @@ describe('A2A JSON-RPC on the wire', function () {
       params: { pageSize: 101 },
     });
     expect((bad.body['error'] as { code: number }).code).to.equal(-32602);
+  });
+
+  it('reads fields by their proto names too (context_id, page_size, history_length), as ProtoJSON does', async () => {
+    const context = crypto.randomUUID();
+    await rpc(server.baseUrl, v1Send('hello', { contextId: context }));
+    await rpc(server.baseUrl, v1Send('hello elsewhere', { contextId: crypto.randomUUID() }));
+    const listed = await rpc(server.baseUrl, {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'ListTasks',
+      params: { context_id: context, page_size: 5, history_length: 1 },
+    });
+    const result = listed.body['result'] as { tasks: { contextId: string; history: unknown[] }[] };
+    // only the named context's task, not every task
+    expect(result.tasks.map((task) => task.contextId)).to.deep.equal([context]);
+    expect(result.tasks[0]?.history).to.have.length(1);
+  });
+
+  it('answers a streaming call that fails before its stream opens as an event stream when asked for one', async () => {
+    for (const method of ['tasks/resubscribe', 'SubscribeToTask']) {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 'sub-1', method, params: { id: 'no-such-task' } });
+      const streamed = await fetch(`${server.baseUrl}/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body,
+      });
+      expect(streamed.status, method).to.equal(200);
+      expect(streamed.headers.get('content-type'), method).to.match(/^text\/event-stream/);
+      const data = (await streamed.text()).split('\n').find((line) => line.startsWith('data: '));
+      const event = JSON.parse(data?.slice('data: '.length) ?? '{}') as {
+        id: string;
+        error: { code: number };
+      };
+      expect(event.id).to.equal('sub-1');
+      expect(event.error.code, method).to.equal(-32001);
+      // a client that did not ask for events gets the JSON error as before
+      const plain = await fetch(`${server.baseUrl}/`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body,
+      });
+      expect(plain.headers.get('content-type'), method).to.match(/^application\/json/);
+      expect(((await plain.json()) as { error: { code: number } }).error.code).to.equal(-32001);
+    }
   });
 
   it('streams v0.3 events with final: true on the last status update', async () => {

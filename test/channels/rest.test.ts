@@ -129,6 +129,16 @@ describe('REST channel (/webhooks/rest)', function () {
     ]);
   });
 
+  it('takes a number answering buttons as that button, for clients that show them as a numbered list', async () => {
+    await post(server, '/webhooks/rest/webhook', { sender: 'numbered', message: '/balance' });
+    const done = await post(server, '/webhooks/rest/webhook', { sender: 'numbered', message: '2' });
+    expect(done.json).to.deep.include({ recipient_id: 'numbered', text: 'Done: savings.' });
+    const events = await store.loadAll('numbered');
+    const users = events.filter((event) => event.event === 'user').map((event) => event.text);
+    // stored as the payload the button carries, as a click would have sent it
+    expect(users).to.deep.equal(['/balance', '/SetSlots(account=savings)']);
+  });
+
   it('uses "default" as the sender when none is given, and records metadata and input_channel', async () => {
     await post(server, '/webhooks/rest/webhook', {
       message: '/greet',

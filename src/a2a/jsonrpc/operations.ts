@@ -119,6 +119,9 @@ function subscribe(codec: WireCodec, call: CallContext): void {
   const opened: { sse?: SseStream } = {};
   const early: TaskEvent[] = [];
   const subscription = call.handler.subscribe(id, call.caller, (event) => {
+    // the stream opens with the task; after that, a message continuing it (a new snapshot with the
+    // message in its history) is told by the status updates that follow, not by another snapshot
+    if (event.kind === 'task') return;
     if (!opened.sse) early.push(event);
     else forward(opened.sse, codec, event);
   });

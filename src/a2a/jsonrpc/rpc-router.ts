@@ -19,7 +19,8 @@ import type { WireVersion } from './errors.js';
 import { routeOf } from './methods.js';
 import { runOperation } from './operations.js';
 import { isRecord } from './params.js';
-import { DEFAULT_KEEP_ALIVE_MS } from './sse.js';
+import { withJsonNames } from './proto-json-names.js';
+import { DEFAULT_KEEP_ALIVE_MS, SseStream } from './sse.js';
 
 /** bytes; a message is at most `max_message_bytes` (64 KiB by default), the rest is the JSON-RPC envelope */
 export const DEFAULT_RPC_BODY_LIMIT = 1024 * 1024;
@@ -123,7 +124,7 @@ async function handle(request: Request, response: Response, options: RpcRouterOp
       handler: options.handler,
       caller: callerOfCall(response),
       id,
-      params: body['params'],
+      params: withJsonNames(body['params']),
       response,
       keepAliveMs,
       ...(options.push ? { push: options.push } : {}),
@@ -136,8 +137,11 @@ async function handle(request: Request, response: Response, options: RpcRouterOp
         { method, error: error instanceof Error ? error.message : String(error) },
         'a2a call failed',
       );
-    if (!response.headersSent) sendError(response, id, failure, route.version);
-    else if (!response.writableEnded) response.end();
+    if (!response.headersSent) {
+      if (STREAMING.has(route.operation) && acceptsEventStream(request))
+        sendStreamedError(response, id, failure, route.version);
+      else sendError(response, id, failure, route.version);
+    } else if (!response.writableEnded) response.end();
   }
 }
 
@@ -149,6 +153,23 @@ function callerOfCall(response: Response): string {
 
 function isId(value: unknown): boolean {
   return value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
+}
+
+const STREAMING: ReadonlySet<string> = new Set(['stream', 'subscribe']);
+
+/** The client reads server-sent events (an SSE client sends `Accept: text/event-stream`). */
+function acceptsEventStream(request: Request): boolean {
+  return (request.get('accept') ?? '').toLowerCase().includes('text/event-stream');
+}
+
+/**
+ * A streaming call that fails before its stream opens (an unknown task, bad params), answered the way
+ * its client reads answers: one server-sent event holding the JSON-RPC error, then the end.
+ */
+function sendStreamedError(response: Response, id: unknown, error: A2aError, version: WireVersion): void {
+  const sse = new SseStream({ response, id, keepAliveMs: DEFAULT_KEEP_ALIVE_MS });
+  sse.sendError(toJsonRpcError(error, version));
+  sse.end();
 }
 
 function sendError(response: Response, id: unknown, error: A2aError, version: WireVersion): void {

@@ -58,6 +58,8 @@ export interface SendParams {
   readonly message: A2aMessage;
   /** the calling agent (caller.ts) */
   readonly caller: string;
+  /** told the task's id once the message is accepted, before its task is announced or its turn runs */
+  readonly beforeRun?: (taskId: string) => void;
 }
 
 export interface SendResult {
@@ -169,6 +171,7 @@ export class SemanticHandler {
     const taskId = received.taskId as string;
     const unsubscribe = listener ? this.store.subscribe(taskId, listener) : undefined;
     try {
+      params.beforeRun?.(taskId);
       if (existing)
         this.store.publish({ kind: 'task', task: { ...existing, history: [...existing.history, received] } });
       else this.startTask(context, received);

@@ -75,6 +75,65 @@ describe('A2A push notifications on the JSON-RPC endpoint', function () {
     expect((resultOf(got)['pushNotificationConfig'] as Json)['url']).to.equal(hook.url);
   });
 
+  it("honours a push config given with message/send (v0.3 and v1.0), from the task's first turn", async () => {
+    const before = hook.received.length;
+    const v03 = resultOf(
+      await rpc(server.baseUrl, {
+        ...(v03Send('send money to Anna') as Json),
+        params: {
+          ...((v03Send('send money to Anna') as Json)['params'] as Json),
+          configuration: { blocking: true, pushNotificationConfig: { url: hook.url, token: 'inline-03' } },
+        },
+      }),
+    );
+    await hook.waitFor(before + 1);
+    const first = hook.received[before];
+    expect(first?.headers['x-a2a-notification-token']).to.equal('inline-03');
+    expect(first?.body).to.deep.include({ kind: 'task', id: v03['id'] });
+    const listed = await rpc(server.baseUrl, {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tasks/pushNotificationConfig/list',
+      params: { id: v03['id'] },
+    });
+    expect(resultOf(listed)).to.have.length(1);
+
+    const v1Request = v1Send('send money to Anna') as Json;
+    const v1 = resultOf(
+      await rpc(server.baseUrl, {
+        ...v1Request,
+        params: {
+          ...(v1Request['params'] as Json),
+          configuration: { taskPushNotificationConfig: { url: hook.url, token: 'inline-1' } },
+        },
+      }),
+    );
+    const v1Task = v1['task'] as Json;
+    await hook.waitFor(before + 2);
+    const second = hook.received[before + 1];
+    expect(second?.headers['x-a2a-notification-token']).to.equal('inline-1');
+    expect((second?.body['task'] as Json)['id']).to.equal(v1Task['id']);
+  });
+
+  it('refuses a message whose push config the server refuses, before any turn runs', async () => {
+    const request = v03Send('send money to Anna', { contextId: crypto.randomUUID() }) as Json;
+    const refused = await rpc(server.baseUrl, {
+      ...request,
+      params: {
+        ...(request['params'] as Json),
+        configuration: { pushNotificationConfig: { url: 'http://169.254.169.254/latest' } },
+      },
+    });
+    expect((refused.body['error'] as { code: number }).code).to.equal(-32602);
+    const missingUrl = await rpc(server.baseUrl, {
+      ...request,
+      params: { ...(request['params'] as Json), configuration: { pushNotificationConfig: { token: 't' } } },
+    });
+    expect((missingUrl.body['error'] as { data?: { field?: string } }).data?.field).to.equal(
+      'configuration.pushNotificationConfig.url',
+    );
+  });
+
   it('v1.0 with the official client: create, get, list; a {task} StreamResponse; delete stops deliveries', async () => {
     const client = await new ClientFactory().createFromUrl(server.baseUrl);
     const first = resultOf(await rpc(server.baseUrl, v1Send('send money to Anna'), { 'A2A-Version': '1.0' }));

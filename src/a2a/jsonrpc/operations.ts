@@ -5,7 +5,7 @@
 import type { Response } from 'express';
 import { A2aError } from '../a2a-error.js';
 import type { PushService } from '../push/push-service.js';
-import type { SemanticHandler } from '../semantic-handler.js';
+import type { SemanticHandler, SendParams } from '../semantic-handler.js';
 import { INTERRUPTED_STATES, TERMINAL_STATES, withHistory } from '../tasks/model.js';
 import type { TaskEvent } from '../tasks/model.js';
 import type { MethodRoute } from './methods.js';
@@ -13,7 +13,7 @@ import { pushOperation } from './push-operations.js';
 import { SseStream } from './sse.js';
 import { V03_CODEC } from './v03.js';
 import { V1_CODEC, listRequest } from './v1.js';
-import type { WireCodec } from './wire.js';
+import type { SendRequest, WireCodec } from './wire.js';
 
 export interface CallContext {
   readonly handler: SemanticHandler;
@@ -82,9 +82,26 @@ function notSupported(message: string): A2aError {
 
 async function send(codec: WireCodec, call: CallContext): Promise<unknown> {
   const request = codec.sendRequest(call.params);
-  const sent = await call.handler.sendMessage({ message: request.message, caller: call.caller });
+  const sent = await call.handler.sendMessage(await sendParams(request, call));
   const task = request.blocking ? await sent.done : (call.handler.store.get(sent.task.id) ?? sent.task);
   return codec.sendResult(withHistory(task, request.historyLength));
+}
+
+/**
+ * The handler's params for a send: a push config given with the message is checked first (a refused
+ * one refuses the message before any turn runs) and attached to the task once it has its id.
+ */
+async function sendParams(request: SendRequest, call: CallContext): Promise<SendParams> {
+  const params = { message: request.message, caller: call.caller };
+  if (!request.pushConfig) return params;
+  const push = call.push;
+  if (!push)
+    throw new A2aError({
+      reason: 'PUSH_NOTIFICATION_NOT_SUPPORTED',
+      message: 'This agent does not send push notifications (push_notifications_enabled is off).',
+    });
+  const checked = await push.check(request.pushConfig);
+  return { ...params, beforeRun: (taskId) => void push.attach(taskId, checked, call.caller) };
 }
 
 /** the last event of a stream: a terminal or interrupted state */
@@ -102,7 +119,7 @@ async function stream(codec: WireCodec, call: CallContext): Promise<void> {
     if (!opened.sse) early.push(event);
     else forward(opened.sse, codec, event);
   };
-  const sent = await call.handler.sendMessage({ message: request.message, caller: call.caller }, deliver);
+  const sent = await call.handler.sendMessage(await sendParams(request, call), deliver);
   const sse = new SseStream({ response: call.response, id: call.id, keepAliveMs: call.keepAliveMs });
   opened.sse = sse;
   sse.whenClosed(sent.unsubscribe);

@@ -15,6 +15,7 @@ import {
   record,
 } from './params.js';
 import type { Json } from './params.js';
+import { readInlineConfig } from '../push/push-config.js';
 import type { WireCodec } from './wire.js';
 
 export const V03_CODEC: WireCodec = {
@@ -23,10 +24,12 @@ export const V03_CODEC: WireCodec = {
     const body = record(params, 'params');
     const configuration = optionalRecord(body['configuration'], 'configuration') ?? {};
     const historyLength = optionalCount(configuration['historyLength'], 'configuration.historyLength');
+    const pushConfig = readInlineConfig(configuration, '0.3');
     return {
       message: readMessage(body['message']),
       blocking: optionalBoolean(configuration['blocking'], 'configuration.blocking') ?? true,
       historyLength: historyLength === 0 ? undefined : historyLength,
+      ...(pushConfig ? { pushConfig } : {}),
     };
   },
   taskQuery(params) {

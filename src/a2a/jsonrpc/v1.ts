@@ -18,6 +18,7 @@ import {
   record,
 } from './params.js';
 import type { Json } from './params.js';
+import { readInlineConfig } from '../push/push-config.js';
 import type { ListRequest, WireCodec } from './wire.js';
 
 const STATES: Record<TaskState, string> = {
@@ -40,10 +41,12 @@ export const V1_CODEC: WireCodec = {
       configuration['returnImmediately'],
       'configuration.returnImmediately',
     );
+    const pushConfig = readInlineConfig(configuration, '1.0');
     return {
       message: readMessage(body['message']),
       blocking: immediately !== true,
       historyLength: optionalCount(configuration['historyLength'], 'configuration.historyLength'),
+      ...(pushConfig ? { pushConfig } : {}),
     };
   },
   taskQuery(params) {

@@ -1,11 +1,14 @@
 /** What a wire version translates between its JSON and the semantic handler's model. */
 import type { A2aMessage, Task, TaskEvent, TaskState } from '../tasks/model.js';
+import type { PushConfigFields } from '../push/push-config.js';
 import type { WireVersion } from './errors.js';
 
 export interface SendRequest {
   readonly message: A2aMessage;
   readonly blocking: boolean;
   readonly historyLength: number | undefined;
+  /** a push notification config given with the message, for its task */
+  readonly pushConfig?: PushConfigFields;
 }
 
 export interface TaskQuery {

@@ -51,39 +51,67 @@ export const PUSH_CONFIG_LIMITS = {
   scheme: 64,
 } as const;
 
+/** a config without its task: given with `message/send`, before the task has an id */
+export type PushConfigFields = Omit<PushConfigInput, 'taskId'>;
+
 export function readSetParams(params: unknown, version: WireVersion): PushConfigInput {
   const body = record(params, 'params');
+  const taskId = identifier(body['taskId'], 'taskId');
+  if (version === '1.0') return { taskId, ...flatConfig(body, '') };
+  return { taskId, ...wrappedConfig(body['pushNotificationConfig'], 'pushNotificationConfig') };
+}
+
+/**
+ * A push config given inline with `message/send` or `message/stream`: v0.3
+ * `configuration.pushNotificationConfig`, v1.0 `configuration.taskPushNotificationConfig` (its flat shape
+ * without `taskId`; `pushNotificationConfig` is read too). Undefined when there is none.
+ */
+export function readInlineConfig(configuration: Json, version: WireVersion): PushConfigFields | undefined {
   if (version === '1.0') {
-    const auth = optionalRecord(body['authentication'], 'authentication');
-    const scheme = auth ? text(auth['scheme'], 'authentication.scheme') : undefined;
-    return input(body, identifier(body['taskId'], 'taskId'), version, 'authentication', {
-      schemes: scheme ? [scheme] : undefined,
-      credentials: auth ? optionalText(auth['credentials'], 'authentication.credentials') : undefined,
-    });
+    const name =
+      configuration['taskPushNotificationConfig'] !== undefined
+        ? 'taskPushNotificationConfig'
+        : 'pushNotificationConfig';
+    const config = optionalRecord(configuration[name], `configuration.${name}`);
+    return config ? flatConfig(config, `configuration.${name}`) : undefined;
   }
-  const config = record(body['pushNotificationConfig'], 'pushNotificationConfig');
-  const auth = optionalRecord(config['authentication'], 'pushNotificationConfig.authentication');
-  const schemes = auth
-    ? optionalStrings(auth['schemes'], 'pushNotificationConfig.authentication.schemes')
-    : undefined;
-  if (auth && (!schemes || schemes.length === 0))
-    throw invalidParams('authentication.schemes must list a scheme', 'pushNotificationConfig.authentication');
-  return input(config, identifier(body['taskId'], 'taskId'), version, 'pushNotificationConfig', {
-    schemes,
-    credentials: auth
-      ? optionalText(auth['credentials'], 'pushNotificationConfig.authentication.credentials')
-      : undefined,
+  const config = configuration['pushNotificationConfig'];
+  return config === undefined || config === null
+    ? undefined
+    : wrappedConfig(config, 'configuration.pushNotificationConfig');
+}
+
+/** v1.0's flat config: `{id, url, token, authentication: {scheme, credentials}}` */
+function flatConfig(body: Json, prefix: string): PushConfigFields {
+  const field = (name: string) => (prefix ? `${prefix}.${name}` : name);
+  const auth = optionalRecord(body['authentication'], field('authentication'));
+  const scheme = auth ? text(auth['scheme'], field('authentication.scheme')) : undefined;
+  return fields(body, '1.0', field, {
+    schemes: scheme ? [scheme] : undefined,
+    credentials: auth ? optionalText(auth['credentials'], field('authentication.credentials')) : undefined,
   });
 }
 
-function input(
+/** v0.3's config: `{id, url, token, authentication: {schemes, credentials}}` */
+function wrappedConfig(value: unknown, prefix: string): PushConfigFields {
+  const config = record(value, prefix);
+  const field = (name: string) => `${prefix}.${name}`;
+  const auth = optionalRecord(config['authentication'], field('authentication'));
+  const schemes = auth ? optionalStrings(auth['schemes'], field('authentication.schemes')) : undefined;
+  if (auth && (!schemes || schemes.length === 0))
+    throw invalidParams('authentication.schemes must list a scheme', field('authentication'));
+  return fields(config, '0.3', field, {
+    schemes,
+    credentials: auth ? optionalText(auth['credentials'], field('authentication.credentials')) : undefined,
+  });
+}
+
+function fields(
   body: Json,
-  taskId: string,
   version: WireVersion,
-  prefix: string,
+  field: (name: string) => string,
   auth: { schemes: readonly string[] | undefined; credentials: string | undefined },
-): PushConfigInput {
-  const field = (name: string) => (version === '1.0' ? name : `${prefix}.${name}`);
+): PushConfigFields {
   const credentialsField = field('authentication.credentials');
   const id = optionalIdentifier(body['id'], field('id'), PUSH_CONFIG_LIMITS.id);
   // capped before the URL guard parses it: its errors quote the URL
@@ -109,7 +137,6 @@ function input(
   // checked as it is sent: `Authorization: <first scheme> <credentials>`
   if (credentials !== undefined) headerValue(`${auth.schemes?.[0] ?? ''} ${credentials}`, credentialsField);
   return {
-    taskId,
     url,
     version,
     ...(id !== undefined ? { id } : {}),

@@ -16,7 +16,7 @@ import { V03_CODEC } from '../jsonrpc/v03.js';
 import { V1_CODEC } from '../jsonrpc/v1.js';
 import type { Task, TaskEvent } from '../tasks/model.js';
 import type { TaskStore } from '../tasks/task-store.js';
-import type { PushConfig, PushConfigInput } from './push-config.js';
+import type { PushConfig, PushConfigFields, PushConfigInput } from './push-config.js';
 import type { PushDelivery, PushSender } from './push-sender.js';
 import { PushRegistry } from './push-registry.js';
 import type { PushLimits } from './push-registry.js';
@@ -66,21 +66,31 @@ export class PushService {
   /** Checks the URL (form, allow-list, resolved addresses) and stores the caller's config for its task. */
   async set(input: PushConfigInput, caller: string): Promise<PushConfig> {
     this.task(input.taskId, caller);
-    const url = this.options.guard.checkUrl(input.url);
-    await this.options.guard.resolve(url);
+    const checked = await this.check(input);
     // the task may have been forgotten while the name resolved
     this.task(input.taskId, caller);
+    return this.attach(input.taskId, checked, caller);
+  }
+
+  /**
+   * Checks a config given with a message, before the message's task exists (`attach` it once the task
+   * has its id): a config the server would refuse refuses the message, before any turn runs.
+   */
+  async check(fields: PushConfigFields): Promise<PushConfigFields> {
+    const url = this.options.guard.checkUrl(fields.url);
+    await this.options.guard.resolve(url);
     // the URL as parsed (what is delivered to), not as sent: no stray characters are kept or echoed
-    const config: PushConfig = {
-      ...input,
-      url: url.href,
-      id: input.id ?? (this.options.newId ?? randomUUID)(),
-    };
+    return { ...fields, url: url.href };
+  }
+
+  /** Stores a checked config for the caller's task and follows the task's events. */
+  attach(taskId: string, checked: PushConfigFields, caller: string): PushConfig {
+    const config: PushConfig = { ...checked, taskId, id: checked.id ?? (this.options.newId ?? randomUUID)() };
     this.registry.put(config, caller);
-    if (!this.subscriptions.has(input.taskId))
+    if (!this.subscriptions.has(taskId))
       this.subscriptions.set(
-        input.taskId,
-        this.options.store.subscribe(input.taskId, (event) => this.onEvent(event)),
+        taskId,
+        this.options.store.subscribe(taskId, (event) => this.onEvent(event)),
       );
     return config;
   }

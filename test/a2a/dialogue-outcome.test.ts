@@ -245,3 +245,36 @@ describe('closingMessages (the bot messages of a task that ends)', () => {
     expect(closingMessages(events, 'input-required', false)).to.have.length(2);
   });
 });
+
+describe('completedFlowOf after a cancellation', () => {
+  it('reports no completed flow for a turn that cancelled one, even after an earlier flow completed', () => {
+    const slot = (name: string, value: unknown): Event => ({ event: 'slot', name, value, timestamp: 2 });
+    const earlier: Event[] = [
+      started('check_balance'),
+      slot('account', 'savings'),
+      { event: 'flow_completed', flow_id: 'check_balance', step_id: 'END', timestamp: 2 },
+      started('transfer_money'),
+      slot('recipient', 'Anna'),
+    ];
+    const cancelTurn: Event[] = [
+      started('pattern_cancel_flow'),
+      cancelled('transfer_money'),
+      { event: 'flow_completed', flow_id: 'pattern_cancel_flow', step_id: 'END', timestamp: 3 },
+    ];
+    const state = foldEvents(createTrackerState({ senderId: 's', initialSlots: {} }), [
+      ...earlier,
+      ...cancelTurn,
+    ]);
+    expect(state.flowSlots.lastCompleted?.flowId).to.equal('check_balance');
+    expect(completedFlowOf(cancelTurn, state)).to.equal(undefined);
+    const result = dialogueOutcome({
+      tracker: state,
+      events: cancelTurn,
+      messages: [],
+      includeConversationRepair: false,
+    });
+    expect(result.state).to.equal('canceled');
+    expect(result.data).not.to.have.property('completed_flow');
+    expect(result.data['cancel']).to.deep.equal({ by: 'user', flow_id: 'transfer_money' });
+  });
+});

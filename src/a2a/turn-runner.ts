@@ -3,6 +3,8 @@
  * updates as they are produced), then the task state read from the dialogue, published as the final
  * status update with the bot's texts and a data part; terminal results also become an artifact.
  */
+import { errorCodeOf, errorKindOf } from '../core/error-kinds.js';
+import type { ErrorKind } from '../core/error-kinds.js';
 import type { BotUttered } from '../core/events/types.js';
 import type { CommandGenerator } from '../core/ports.js';
 import type { Agent } from '../runtime/agent.js';
@@ -65,7 +67,7 @@ export class TurnRunner {
         },
         'a2a turn failed',
       );
-      this.finish(task, failedOutcome('turn_failed', 'The assistant could not handle the message.'), []);
+      this.finish(task, turnFailure(error), []);
     }
   }
 
@@ -181,6 +183,27 @@ export function agentMessage(input: { messageId: string; task: Task; parts: read
     contextId: input.task.contextId,
     taskId: input.task.id,
   };
+}
+
+/** The failed task of a turn that threw: what kind of failure it was, and its code when it has one. */
+const TURN_FAILURES: Readonly<Record<ErrorKind, { readonly code: string; readonly message: string }>> = {
+  bad_input: { code: 'bad_input', message: 'The message could not be handled as it was sent.' },
+  conflict: { code: 'conflict', message: 'Another message changed the conversation first; send it again.' },
+  unavailable: {
+    code: 'unavailable',
+    message:
+      'The assistant could not handle the message now (a service it needs is down or busy); try again later.',
+  },
+  failure: { code: 'turn_failed', message: 'The assistant could not handle the message.' },
+};
+
+export function turnFailure(error: unknown): DialogueOutcome {
+  const { code, message } = TURN_FAILURES[errorKindOf(error)];
+  const cause = errorCodeOf(error);
+  const outcome = failedOutcome(code, message);
+  if (!cause) return outcome;
+  const data = outcome.data as { error: Record<string, unknown> };
+  return { ...outcome, data: { ...outcome.data, error: { ...data.error, cause } } };
 }
 
 export function failedOutcome(code: string, message: string): DialogueOutcome {

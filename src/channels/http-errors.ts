@@ -1,4 +1,6 @@
 import type { Response } from 'express';
+import { errorCodeOf, errorKindOf } from '../core/error-kinds.js';
+import type { ErrorKind } from '../core/error-kinds.js';
 import { PARLEY_VERSION } from '../version.js';
 
 /**
@@ -27,27 +29,28 @@ export function sendRasaError(
   });
 }
 
-const UNAVAILABLE_CODES = new Set(['STORE_UNAVAILABLE', 'LOCK_TIMEOUT', 'TRACKER_CONFLICT', 'SHUTTING_DOWN']);
+/** How a failed turn is answered on the REST and callback channels, by the kind of its error. */
+const TURN_FAILURES: Readonly<Record<ErrorKind, { status: number; reason: string; prefix: string }>> = {
+  bad_input: { status: 400, reason: 'BadRequest', prefix: '' },
+  // a chat client can only send the message again: a conflict is "retry later" to it
+  conflict: { status: 503, reason: 'ServiceUnavailable', prefix: 'The message could not be processed now: ' },
+  unavailable: {
+    status: 503,
+    reason: 'ServiceUnavailable',
+    prefix: 'The message could not be processed now: ',
+  },
+  failure: { status: 500, reason: 'ConversationError', prefix: 'The message could not be processed: ' },
+};
 
 /** The HTTP answer to a failed turn: infrastructure faults are 503 (retry later), the rest 500. */
 export function sendTurnFailure(response: Response, error: unknown): void {
-  const code =
-    typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : '';
+  const code = errorCodeOf(error);
+  const answer = TURN_FAILURES[errorKindOf(error)];
   const message = error instanceof Error ? error.message : String(error);
-  if (code === 'CONVERSATION_ID_INVALID')
-    sendRasaError(response, { status: 400, reason: 'BadRequest', message, details: { code } });
-  else if (UNAVAILABLE_CODES.has(code))
-    sendRasaError(response, {
-      status: 503,
-      reason: 'ServiceUnavailable',
-      message: `The message could not be processed now: ${message}`,
-      details: { code },
-    });
-  else
-    sendRasaError(response, {
-      status: 500,
-      reason: 'ConversationError',
-      message: `The message could not be processed: ${message}`,
-      ...(code ? { details: { code } } : {}),
-    });
+  sendRasaError(response, {
+    status: answer.status,
+    reason: answer.reason,
+    message: `${answer.prefix}${message}`,
+    ...(code ? { details: { code } } : {}),
+  });
 }

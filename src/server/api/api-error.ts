@@ -1,4 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express';
+import { errorCodeOf, errorKindOf } from '../../core/error-kinds.js';
 import { sendRasaError } from '../../channels/http-errors.js';
 import type { Logger } from '../../runtime/logger.js';
 
@@ -33,7 +34,6 @@ export function conversationNotFound(): ApiError {
 }
 
 /** infrastructure faults a client may retry */
-const UNAVAILABLE_CODES = new Set(['STORE_UNAVAILABLE', 'LOCK_TIMEOUT', 'SHUTTING_DOWN']);
 
 /**
  * Wraps a route: an ApiError becomes its own body; an infrastructure fault 503 ServiceUnavailable; a
@@ -63,14 +63,16 @@ function sendApiFailure(
     sendRasaError(response, error);
     return;
   }
-  const code =
-    typeof (error as { code?: unknown })?.code === 'string' ? (error as { code: string }).code : '';
+  const code = errorCodeOf(error);
   const message = error instanceof Error ? error.message : String(error);
   const details = code ? { code } : {};
-  if (UNAVAILABLE_CODES.has(code)) {
+  const kind = errorKindOf(error);
+  if (kind === 'bad_input') {
+    sendRasaError(response, { status: 400, reason: 'BadRequest', message, details });
+  } else if (kind === 'unavailable') {
     options.logger.warn({ path, code }, `HTTP API request not served: ${message}`);
     sendRasaError(response, { status: 503, reason: 'ServiceUnavailable', message, details });
-  } else if (code === 'TRACKER_CONFLICT') {
+  } else if (kind === 'conflict') {
     options.logger.warn({ path, code }, `HTTP API request conflicted: ${message}`);
     sendRasaError(response, { status: 409, reason: 'Conflict', message, details });
   } else {

@@ -1,26 +1,15 @@
 import type { Assistant } from '../core/assistant.js';
-import type { NluPolicies } from '../core/dialogue/nlu-policies.js';
-import type { Command } from '../core/commands/types.js';
 import type { EngineContext, EngineOptions } from '../core/engine-context.js';
 import { DEFAULT_ENGINE_OPTIONS } from '../core/engine-context.js';
 import { foldEvents } from '../core/events/fold-events.js';
 import type { TrackerState } from '../core/events/tracker-state.js';
-import type { BotUttered, Event, ParseData, UnstampedEvent } from '../core/events/types.js';
+import type { Event, ParseData, UnstampedEvent } from '../core/events/types.js';
 import { AppError } from '../core/errors.js';
 import { sanitizedUserText } from '../core/domain/direct-payload.js';
 import { numberedChoice } from '../core/text/numbered-choice.js';
 import { ACTION_LISTEN, predictNextAction } from '../core/executor/advance.js';
 import { internalErrorEvents } from '../core/executor/internal-error.js';
-import type {
-  ActionRunner,
-  Clock,
-  CommandGenerator,
-  IdSource,
-  LockStore,
-  RecentConversation,
-  TrackerStore,
-  Understanding,
-} from '../core/ports.js';
+import type { RecentConversation, Understanding } from '../core/ports.js';
 import { receiveUserMessage } from '../core/turn.js';
 import type { Logger } from './logger.js';
 import { SILENT_LOGGER } from './logger.js';
@@ -31,54 +20,11 @@ import { OpenTurn } from './open-turn.js';
 import type { TurnResult } from './open-turn.js';
 import { needsNewSession } from './session.js';
 import { warnIfSilent } from './silent-turn.js';
+import type { AgentOptions, IncomingMessage, LoggedMessage, SessionRule } from './agent-inputs.js';
 
 const ACTION_SESSION_START = 'action_session_start';
 
-export interface AgentOptions {
-  readonly assistant: Assistant;
-  readonly trackerStore: TrackerStore;
-  readonly lockStore: LockStore;
-  readonly actionRunner: ActionRunner;
-  readonly commandGenerator: CommandGenerator;
-  readonly clock: Clock;
-  readonly ids: IdSource;
-  readonly engineOptions?: Partial<EngineOptions>;
-  readonly logger?: Logger;
-  /** coexistence: the rules and stories policies that answer while a session is routed away from CALM */
-  readonly nluPolicies?: NluPolicies;
-  /** actions one turn may run before the turn is cut short as an internal error */
-  readonly maxActionsPerTurn?: number;
-}
-
-export interface IncomingMessage {
-  readonly conversationId: string;
-  readonly text: string;
-  readonly inputChannel?: string;
-  readonly metadata?: Readonly<Record<string, unknown>>;
-  /** commands decided elsewhere (tests, oracles, the HTTP API): understanding is skipped */
-  readonly commands?: readonly Command[];
-  /** called with each bot message as soon as the turn produces it (streaming channels) */
-  readonly onBotMessage?: (message: BotUttered) => void;
-  /** understanding for this message only, in place of the assistant's (the HTTP API's trigger_intent) */
-  readonly commandGenerator?: CommandGenerator;
-}
-
-/** A user message recorded without acting on it; understood unless its parse data is given. */
-export interface LoggedMessage {
-  readonly conversationId: string;
-  readonly text: string;
-  readonly parseData?: ParseData;
-  readonly inputChannel?: string;
-  readonly metadata?: Readonly<Record<string, unknown>>;
-}
-
-/**
- * When events from outside open a session first: `if-needed` as for a user message (new or expired
- * conversation); `if-new` is the HTTP API's rule (only a conversation without events, and not when the
- * events begin with their own `session_started`).
- */
-export type SessionRule = 'if-needed' | 'if-new';
-
+export type { AgentOptions, IncomingMessage, LoggedMessage, SessionRule } from './agent-inputs.js';
 export type { TurnResult } from './open-turn.js';
 
 /**

@@ -130,8 +130,11 @@ function slotSet(state: TrackerState, event: SlotSet): StateChanges {
 
 function withSlotName(record: FlowSlotRecord, name: string): FlowSlotRecord {
   const add = (names: readonly string[]) => (names.includes(name) ? names : [...names, name]);
-  const running: Record<string, readonly string[]> = {};
-  for (const [flowId, names] of Object.entries(record.running)) running[flowId] = add(names);
+  const flows = Object.entries(record.running);
+  if (flows.every(([, names]) => names.includes(name)) && record.sinceUserMessage.includes(name))
+    return record;
+  // fromEntries defines each key, a flow id such as `__proto__` included
+  const running = Object.fromEntries(flows.map(([flowId, names]) => [flowId, add(names)]));
   return { ...record, sinceUserMessage: add(record.sinceUserMessage), running };
 }
 

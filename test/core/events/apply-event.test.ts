@@ -373,6 +373,17 @@ describe('flow slots (what a completed flow reports, without the event log)', ()
     expect(state.flowSlots.running).to.deep.equal({ outer: ['recipient', 'amount'] });
   });
 
+  it('keeps a flow whose id is `__proto__` as a flow like any other', () => {
+    const state = fold([
+      user('hi'),
+      flowEvent('flow_started', '__proto__'),
+      slot('amount', 3),
+      flowEvent('flow_completed', '__proto__'),
+    ]);
+    expect(state.flowSlots.lastCompleted).to.deep.equal({ flowId: '__proto__', slots: { amount: 3 } });
+    expect(Object.getPrototypeOf(state.flowSlots.running)).to.equal(Object.prototype);
+  });
+
   it('reports nothing for a cancelled flow and forgets everything on restart', () => {
     const cancelled = fold([
       user('hi'),

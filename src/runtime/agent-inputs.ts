@@ -1,0 +1,60 @@
+/** What an Agent is built with and what it is given: its options and the messages of a turn. */
+import type { Assistant } from '../core/assistant.js';
+import type { Command } from '../core/commands/types.js';
+import type { NluPolicies } from '../core/dialogue/nlu-policies.js';
+import type { EngineOptions } from '../core/engine-context.js';
+import type { BotUttered, ParseData } from '../core/events/types.js';
+import type {
+  ActionRunner,
+  Clock,
+  CommandGenerator,
+  IdSource,
+  LockStore,
+  TrackerStore,
+} from '../core/ports.js';
+import type { Logger } from './logger.js';
+
+export interface AgentOptions {
+  readonly assistant: Assistant;
+  readonly trackerStore: TrackerStore;
+  readonly lockStore: LockStore;
+  readonly actionRunner: ActionRunner;
+  readonly commandGenerator: CommandGenerator;
+  readonly clock: Clock;
+  readonly ids: IdSource;
+  readonly engineOptions?: Partial<EngineOptions>;
+  readonly logger?: Logger;
+  /** coexistence: the rules and stories policies that answer while a session is routed away from CALM */
+  readonly nluPolicies?: NluPolicies;
+  /** actions one turn may run before the turn is cut short as an internal error */
+  readonly maxActionsPerTurn?: number;
+}
+
+export interface IncomingMessage {
+  readonly conversationId: string;
+  readonly text: string;
+  readonly inputChannel?: string;
+  readonly metadata?: Readonly<Record<string, unknown>>;
+  /** commands decided elsewhere (tests, oracles, the HTTP API): understanding is skipped */
+  readonly commands?: readonly Command[];
+  /** called with each bot message as soon as the turn produces it (streaming channels) */
+  readonly onBotMessage?: (message: BotUttered) => void;
+  /** understanding for this message only, in place of the assistant's (the HTTP API's trigger_intent) */
+  readonly commandGenerator?: CommandGenerator;
+}
+
+/** A user message recorded without acting on it; understood unless its parse data is given. */
+export interface LoggedMessage {
+  readonly conversationId: string;
+  readonly text: string;
+  readonly parseData?: ParseData;
+  readonly inputChannel?: string;
+  readonly metadata?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * When events from outside open a session first: `if-needed` as for a user message (new or expired
+ * conversation); `if-new` is the HTTP API's rule (only a conversation without events, and not when the
+ * events begin with their own `session_started`).
+ */
+export type SessionRule = 'if-needed' | 'if-new';

@@ -199,15 +199,13 @@ const TURN_FAILURES: Readonly<Record<ErrorKind, { readonly code: string; readonl
 
 export function turnFailure(error: unknown): DialogueOutcome {
   const { code, message } = TURN_FAILURES[errorKindOf(error)];
-  const cause = errorCodeOf(error);
-  const outcome = failedOutcome(code, message);
-  if (!cause) return outcome;
-  const data = outcome.data as { error: Record<string, unknown> };
-  return { ...outcome, data: { ...outcome.data, error: { ...data.error, cause } } };
+  return failedOutcome(code, message, errorCodeOf(error));
 }
 
-export function failedOutcome(code: string, message: string): DialogueOutcome {
-  return { state: 'failed', data: { state: 'failed', error: { code, message } } };
+/** `cause`: the error code behind the failure, when it has one */
+export function failedOutcome(code: string, message: string, cause?: string): DialogueOutcome {
+  const error = { code, message, ...(cause ? { cause } : {}) };
+  return { state: 'failed', data: { state: 'failed', error } };
 }
 
 /** One text part per bot text; buttons are listed after their text for text-only clients. */

@@ -1,4 +1,3 @@
-import type { Button } from '../../channels/bot-message.js';
 import type { Agent } from '../../runtime/agent.js';
 import { renderBotMessage } from './render.js';
 
@@ -10,14 +9,12 @@ export const SHELL_CHANNEL = 'cmdline';
 
 /**
  * One conversation typed in a terminal: sends each line as a user message through the agent (no
- * HTTP), prints the bot's messages as the turn produces them, and turns a number typed after a
- * message with buttons into that button's payload.
+ * HTTP) and prints the bot's messages as the turn produces them.
  */
 export class ShellSession {
   readonly conversationId: string;
   private readonly agent: Agent;
   private readonly write: (text: string) => void;
-  private choices: readonly Button[] = [];
 
   constructor(options: { agent: Agent; conversationId: string; write: (text: string) => void }) {
     this.agent = options.agent;
@@ -25,46 +22,23 @@ export class ShellSession {
     this.write = options.write;
   }
 
-  /**
-   * Picks up a stored conversation: the buttons offered since its last user message can be chosen by
-   * number again. Returns how many events the conversation already has.
-   */
+  /** Picks up a stored conversation; returns how many events it already has. */
   async resume(): Promise<number> {
-    const { events } = await this.agent.load(this.conversationId);
-    for (let index = events.length - 1; index >= 0; index -= 1) {
-      const event = events[index];
-      if (event?.event === 'user') break;
-      const choices = event?.event === 'bot' ? renderBotMessage(event).choices : [];
-      if (choices.length > 0) {
-        this.choices = choices;
-        break;
-      }
-    }
-    return events.length;
+    return (await this.agent.state(this.conversationId)).eventCount;
   }
 
-  /** What a typed line sends: the payload of the button it numbers, else the line itself. */
-  messageFor(line: string): string {
-    const text = line.trim();
-    if (!/^\d+$/.test(text)) return text;
-    const chosen = this.choices[Number(text) - 1];
-    return chosen ? chosen.payload : text;
-  }
-
-  /** Runs one turn; the choices offered are those of the turn's last message with buttons. */
+  /**
+   * Runs one turn, printing the bot's messages as they come. A number typed after a message with
+   * buttons is that button: the runtime's rule for every channel (core/text/numbered-choice.ts).
+   */
   async send(line: string): Promise<void> {
-    const text = this.messageFor(line);
-    let offered: readonly Button[] = [];
     await this.agent.handleMessage({
       conversationId: this.conversationId,
-      text,
+      text: line.trim(),
       inputChannel: SHELL_CHANNEL,
       onBotMessage: (event) => {
-        const rendered = renderBotMessage(event);
-        if (rendered.choices.length > 0) offered = rendered.choices;
-        for (const printed of rendered.lines) this.write(`${printed}\n`);
+        for (const printed of renderBotMessage(event).lines) this.write(`${printed}\n`);
       },
     });
-    this.choices = offered;
   }
 }

@@ -8,6 +8,7 @@
  * the applied events only when such an event appears.
  */
 import { AppError, assertNever } from '../errors.js';
+import { isPatternId } from '../flows/types.js';
 import type { Stack } from '../stack/frames.js';
 import { jsonEqual } from './json-value.js';
 import { applyStackUpdate } from './stack-update.js';
@@ -138,16 +139,12 @@ function withSlotName(record: FlowSlotRecord, name: string): FlowSlotRecord {
   return { ...record, sinceUserMessage: add(record.sinceUserMessage), running };
 }
 
-/** Patterns are the engine's own flows: their slots belong to the user flow they serve. */
-function isPatternId(flowId: string): boolean {
-  return flowId.startsWith('pattern_');
-}
-
 function flowSlotsAfter(
   state: TrackerState,
   event: { readonly event: 'flow_started' | 'flow_completed' | 'flow_cancelled'; readonly flow_id: string },
 ): FlowSlotRecord {
   const record = state.flowSlots;
+  // patterns are the engine's own flows: their slots belong to the user flow they serve
   if (isPatternId(event.flow_id)) return record;
   const { [event.flow_id]: owned, ...others } = record.running;
   if (event.event === 'flow_started')

@@ -28,6 +28,20 @@ describe('numberedChoice (a number answering buttons)', () => {
     expect(numberedChoice('1)', state)).to.equal('/SetSlots(account=checking)');
   });
 
+  it('numbers quick replies after the buttons, as the text renderings list them', () => {
+    const withReplies: BotUttered = {
+      ...bot('Which account?', buttons('Checking')),
+      data: {
+        buttons: buttons('Checking'),
+        quick_replies: [{ title: 'Savings', payload: '/savings' }, 'junk'],
+      },
+    };
+    const state = after(user('hi'), withReplies);
+    expect(numberedChoice('1', state)).to.equal('/SetSlots(account=checking)');
+    expect(numberedChoice('2', state)).to.equal('/savings');
+    expect(numberedChoice('3', state)).to.equal(undefined);
+  });
+
   it('leaves other texts, numbers out of range and turns without buttons alone', () => {
     const offered = after(user('hi'), bot('Which account?', buttons('Checking', 'Savings')));
     expect(numberedChoice('3', offered)).to.equal(undefined);

@@ -7,12 +7,14 @@
  */
 import {
   A2A_DEFAULTS,
+  A2A_TASK_STORE_CHOICES,
   A2A_SERVER_KEYS,
   HOST_PATTERN,
   MAX_TIMEOUT_SECONDS,
   MIN_BYTE_LIMIT,
   PUBLIC_URL_PATTERN,
 } from '../core/a2a-server-rules.js';
+import type { A2aTaskStoreChoice } from '../core/a2a-server-rules.js';
 import { AppError } from '../core/errors.js';
 import { readAuthConfig } from './config-auth.js';
 import type { A2aAuthConfig } from './config-auth.js';
@@ -48,6 +50,8 @@ export interface A2aServerConfig {
   /** Rasa's mapping (the contextId is the sender id as it is) instead of `a2a:<caller>:<contextId>` */
   readonly contextIdAsSenderId: boolean;
   readonly limits: A2aByteLimits;
+  /** where the A2A state lives: with the conversations (the default) or in this process */
+  readonly taskStore: A2aTaskStoreChoice;
 }
 
 /** the byte limits of A2A state in memory (docs/security.md) */
@@ -110,6 +114,7 @@ export function readA2aServerConfig(raw: unknown): A2aConfigResult {
     auth: fields.has('auth') ? readAuthConfig(fields.value('auth'), fields.problems) : undefined,
     contextIdAsSenderId: fields.flag('context_id_as_sender_id', INVALID) ?? A2A_DEFAULTS.contextIdAsSenderId,
     limits: readByteLimits(fields),
+    taskStore: readTaskStoreChoice(fields),
   };
   if (fields.problems.length > 0 || description === undefined)
     return { ok: false, problems: fields.problems };
@@ -122,6 +127,15 @@ export function readA2aServerConfig(raw: unknown): A2aConfigResult {
     }),
     unknownKeys: fields.unknownKeys(A2A_SERVER_KEYS),
   };
+}
+
+function readTaskStoreChoice(fields: ConfigFields): A2aTaskStoreChoice {
+  const choices: readonly string[] = A2A_TASK_STORE_CHOICES;
+  const chosen = fields.text('task_store', INVALID, {
+    regex: new RegExp(`^(${choices.join('|')})$`),
+    message: `must be one of ${choices.join(', ')}`,
+  });
+  return (chosen as A2aTaskStoreChoice | undefined) ?? 'tracker_store';
 }
 
 function readByteLimits(fields: ConfigFields): A2aByteLimits {

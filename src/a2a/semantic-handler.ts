@@ -3,25 +3,26 @@
  * context's conversation inside a task whose state is read from the dialogue afterwards
  * (dialogue-outcome.ts). Everything belongs to a caller (caller.ts): another caller's task is
  * unknown, and a context's conversation is `a2a:<caller>:<contextId>` (or the contextId itself with
- * `context_id_as_sender_id`). jsonrpc/ translates requests and results of v0.3 and v1.0 to and from
- * these calls.
+ * `context_id_as_sender_id`). The state lives in the task store it is given (memory, or SQL shared by
+ * every process); the task of a turn running here is changed in this process (live-tasks.ts) and
+ * written to the store when accepted and when answered. jsonrpc/ translates requests and results of
+ * v0.3 and v1.0 to and from these calls.
  */
 import { randomUUID } from 'node:crypto';
 import { A2aError, invalidParams, taskNotFound } from './a2a-error.js';
 import { conversationIdOf } from './caller.js';
+import { ContextClaims } from './context-claims.js';
 import { failedOutcome, TurnRunner } from './turn-runner.js';
-import { Contexts } from './tasks/contexts.js';
-import type { ContextRecord, EvictionReason } from './tasks/contexts.js';
-import { MessageCache, messageFingerprint } from './tasks/message-cache.js';
+import { messageFingerprint } from './tasks/message-cache.js';
+import { LiveTasks } from './tasks/live-tasks.js';
 import { TERMINAL_STATES, withHistory } from './tasks/model.js';
 import type { A2aMessage, Task } from './tasks/model.js';
-import { jsonBytes } from './tasks/task-size.js';
+import { TaskEvents } from './tasks/task-events.js';
+import type { TaskListener } from './tasks/task-events.js';
 import { refuseOversized, whenSettled } from './tasks/task-settling.js';
-import { TaskStore } from './tasks/task-store.js';
-import type { TaskListener } from './tasks/task-store.js';
-import { TaskTimers } from './tasks/task-timers.js';
-import { DEFAULT_TASK_LIMITS, TaskRetention } from './tasks/task-retention.js';
-import type { TaskLimits } from './tasks/task-retention.js';
+import type { Eviction, ReplayKey, StoredTask, TaskStore, TaskStoreStats } from './tasks/task-store.js';
+import { TaskSweeper } from './tasks/task-sweeper.js';
+import type { OverdueReason } from './tasks/task-sweeper.js';
 import type { ListParams, SemanticHandlerOptions, SendParams, SendResult } from './semantic-inputs.js';
 
 export type {
@@ -33,60 +34,53 @@ export type {
 } from './semantic-inputs.js';
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024;
-/** the replay answers (whole tasks, kept after the tasks themselves may be gone) may take a quarter of the task memory */
-const REPLAY_SHARE_OF_TASK_MEMORY = 4;
 
 export class SemanticHandler {
   readonly store: TaskStore;
-  private readonly contexts: Contexts;
-  private readonly cache: MessageCache<Promise<Task>>;
+  readonly events = new TaskEvents();
+  private readonly live: LiveTasks;
+  private readonly claims: ContextClaims;
   private readonly runner: TurnRunner;
+  private readonly sweeper: TaskSweeper;
   private readonly options: SemanticHandlerOptions;
   private readonly newId: () => string;
-  private readonly timers: TaskTimers;
-  private readonly retention: TaskRetention;
+  private readonly now: () => number;
   private readonly maxMessageBytes: number;
+  /** answers still being produced here, by replay key: a retry waits for the first answer */
+  private readonly answering = new Map<string, Promise<Task>>();
 
   constructor(options: SemanticHandlerOptions) {
     this.options = options;
     const { settings } = options;
-    const now = options.now ?? Date.now;
+    this.now = options.now ?? Date.now;
     this.newId = options.newId ?? randomUUID;
+    this.store = options.store;
     this.maxMessageBytes = settings.limits?.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    const limits: TaskLimits = {
-      ...DEFAULT_TASK_LIMITS,
-      ...(settings.limits?.maxContextBytes ? { maxContextBytes: settings.limits.maxContextBytes } : {}),
-      ...(settings.limits?.maxTaskMemoryBytes ? { maxTotalBytes: settings.limits.maxTaskMemoryBytes } : {}),
-      ...options.taskLimits,
-    };
-    this.store = new TaskStore({
+    this.live = new LiveTasks({
+      store: this.store,
+      events: this.events,
       ...(settings.limits?.maxTaskHistoryBytes
         ? { maxHistoryBytes: settings.limits.maxTaskHistoryBytes }
         : {}),
     });
-    this.timers = new TaskTimers(settings.taskTimeoutSeconds);
-    this.store.onRemoved((ids) => this.timers.stop(ids));
-    this.contexts = new Contexts({
-      maxContexts: settings.maxContexts,
-      isReserved: (context) => context.taskIds.some((id) => this.isOpen(id)),
-      onEvict: (context, reason) => this.evicted(context, reason),
-    });
-    this.retention = new TaskRetention({
+    this.claims = new ContextClaims({
       store: this.store,
-      contexts: this.contexts,
-      limits,
-      evict: (context) => {
-        this.contexts.forget(context.key);
-        this.evicted(context, 'memory');
-      },
+      holder: options.holder ?? randomUUID(),
+      maxContexts: settings.maxContexts,
+      now: this.now,
+      logger: options.logger,
+      ...(options.claimLeaseMs !== undefined ? { leaseMs: options.claimLeaseMs } : {}),
     });
-    this.cache = new MessageCache({
-      ttlSeconds: settings.messageCacheTtlSeconds,
-      now,
-      maxEntries: limits.total,
-      maxBytes: Math.floor(limits.maxTotalBytes / REPLAY_SHARE_OF_TASK_MEMORY),
+    this.runner = new TurnRunner({ ...options, live: this.live, now: this.now, newId: this.newId });
+    this.sweeper = new TaskSweeper({
+      store: this.store,
+      now: this.now,
+      isHeld: (id) => this.live.get(id) !== undefined,
+      end: (stored, reason) => this.endOverdue(stored, reason),
+      logger: options.logger,
+      ...(options.sweepIntervalMs !== undefined ? { intervalMs: options.sweepIntervalMs } : {}),
     });
-    this.runner = new TurnRunner({ ...options, store: this.store, now, newId: this.newId });
+    this.sweeper.start(settings.taskTimeoutSeconds);
   }
 
   /**
@@ -99,54 +93,69 @@ export class SemanticHandler {
     const fingerprint = messageFingerprint(message);
     // a retry is recognised before the task's state is checked: the retried message may have ended it
     const knownContext =
-      message.contextId ?? (message.taskId ? this.store.owned(message.taskId, caller)?.contextId : undefined);
-    const replay = knownContext === undefined ? undefined : this.replayScope(caller, knownContext);
-    const cached = replay === undefined ? undefined : this.cache.get(replay, message.messageId);
-    if (cached) {
-      if (cached.fingerprint !== fingerprint)
-        throw invalidParams(
-          `messageId ${message.messageId} was already used on context ${knownContext} for another message; give each new message a new messageId.`,
-          'message.messageId',
-        );
-      const task = await cached.value;
-      return { task, done: Promise.resolve(task), replayed: true, unsubscribe: () => undefined };
+      message.contextId ??
+      (message.taskId ? (await this.ownedOrUndefined(message.taskId, caller))?.task.contextId : undefined);
+    const replayKey = (contextId: string): ReplayKey => ({
+      scope: this.replayScope(caller, contextId),
+      messageId: message.messageId,
+    });
+    if (knownContext !== undefined) {
+      const replayed = await this.replayed(replayKey(knownContext), fingerprint, knownContext);
+      if (replayed) return replayed;
     }
     this.refuseWhenClosing();
-    const existing = message.taskId ? this.continuable(message, caller) : undefined;
-    const contextId = message.contextId ?? existing?.contextId ?? this.newId();
-    const context = this.openContext(caller, contextId);
-    const received: A2aMessage = { ...message, contextId, taskId: existing?.id ?? this.newId() };
-    const taskId = received.taskId as string;
-    const unsubscribe = listener ? this.store.subscribe(taskId, listener) : undefined;
+    const existing = message.taskId ? await this.continuable(message, caller) : undefined;
+    const contextId = message.contextId ?? existing?.task.contextId ?? this.newId();
+    const key = this.conversationOf(caller, contextId);
+    const claimed = await this.claimOrReplay(
+      { key, contextId, owner: caller },
+      replayKey(contextId),
+      fingerprint,
+    );
+    if ('replayed' in claimed) return claimed;
+    const taskId = existing?.task.id ?? this.newId();
+    const received: A2aMessage = { ...message, contextId, taskId };
+    const unsubscribe = listener ? this.events.subscribe(taskId, listener) : () => undefined;
+    const replay = replayKey(contextId);
     try {
-      params.beforeRun?.(taskId);
-      if (existing)
-        this.store.publish({ kind: 'task', task: { ...existing, history: [...existing.history, received] } });
-      else this.startTask(context, received);
+      await this.endEvicted(claimed.evictions);
+      await params.beforeRun?.(taskId);
+      if (existing) this.continueTask(existing, received);
+      else await this.startTask(claimed.taskIds, { key, contextId, owner: caller }, received);
+      await this.live.save(taskId, {
+        replay: { ...replay, fingerprint, expiresAt: this.now() + this.replayTtlMs() },
+      });
     } catch (error) {
-      unsubscribe?.();
+      unsubscribe();
+      await this.live.drop(taskId);
+      await this.claims.abandon(key).catch(() => undefined);
       throw error;
     }
-    this.retention.afterChange(context);
-    const turn = this.runner.run(context, received);
-    const done = whenSettled(this.store, taskId, turn);
-    this.markRunning(context, turn);
-    const scope = this.replayScope(caller, contextId);
-    this.cache.set(scope, message.messageId, fingerprint, done);
-    // the store measured the task as it grew; a task already forgotten is measured once here
-    void done.then((task) =>
-      this.cache.weigh(scope, message.messageId, this.store.bytesOf(task.id) || jsonBytes(task)),
-    );
-    return {
-      task: this.store.get(taskId) as Task,
-      done,
-      replayed: false,
-      unsubscribe: unsubscribe ?? (() => undefined),
-    };
+    await this.applyLimits(key);
+    const turn = this.runner.run(key, received);
+    const accepted = this.live.get(taskId) as Task;
+    const done = whenSettled({ live: this.live, events: this.events }, taskId, turn).then(async (task) => {
+      await this.live.save(taskId, { answers: replay });
+      return this.live.get(taskId) ?? task;
+    });
+    this.remember(replay, done);
+    this.claims.hold(key, Promise.allSettled([turn, done]), () => this.afterTurn(key, taskId));
+    return { task: accepted, done, replayed: false, unsubscribe };
   }
 
-  getTask(id: string, caller: string, historyLength?: number): Task {
-    return withHistory(this.ownedTask(id, caller), historyLength);
+  /** The caller's task: the copy of a turn running here, else the stored one. */
+  async getTask(id: string, caller: string, historyLength?: number): Promise<Task> {
+    return withHistory((await this.ownedTask(id, caller)).task, historyLength);
+  }
+
+  /** the task as this process last changed it (a send's answer right after acceptance) */
+  current(id: string): Task | undefined {
+    return this.live.get(id);
+  }
+
+  /** the caller's task, undefined when missing or another caller's (push configs) */
+  async owned(id: string, caller: string): Promise<Task | undefined> {
+    return (await this.ownedOrUndefined(id, caller))?.task;
   }
 
   /**
@@ -154,7 +163,8 @@ export class SemanticHandler {
    * is not waited for (the task is canceled at once; the flow is cancelled once the turn is over).
    */
   async cancelTask(id: string, caller: string): Promise<Task> {
-    const task = this.ownedTask(id, caller);
+    const stored = await this.ownedTask(id, caller);
+    const { task } = stored;
     if (task.status.state === 'canceled') return task;
     if (TERMINAL_STATES.has(task.status.state))
       throw new A2aError({
@@ -163,71 +173,78 @@ export class SemanticHandler {
         metadata: { taskId: id, state: task.status.state },
       });
     this.refuseWhenClosing();
-    const context = this.contexts.open(this.conversationOf(caller, task.contextId), {
-      contextId: task.contextId,
-      owner: caller,
-    });
-    const wasRunning = context.running;
-    const cancelling = (wasRunning ?? Promise.resolve()).then(() =>
-      this.runner.cancelFlow(task, context.key),
-    );
-    this.markRunning(context, cancelling);
-    if (wasRunning)
-      this.runner.finish(task, { state: 'canceled', data: { cancel: { by: 'orchestrator' } } }, []);
+    const key = this.conversationOf(caller, task.contextId);
+    const running = this.claims.runningOn(key);
+    if (!running) await this.claims.claim({ key, contextId: task.contextId, owner: caller });
+    const current = this.live.hold(stored);
+    const cancelling = (running ?? Promise.resolve()).then(() => this.runner.cancelFlow(current, key));
+    this.claims.hold(key, cancelling, () => this.afterTurn(key, id));
+    if (running)
+      this.runner.finish(current, { state: 'canceled', data: { cancel: { by: 'orchestrator' } } }, []);
     else await cancelling;
-    return this.store.get(id) as Task;
+    await this.live.save(id);
+    return this.live.get(id) ?? current;
   }
 
   /** The task now and its next events; refused for a task that will change no more. */
-  subscribe(id: string, caller: string, listener: TaskListener): { task: Task; unsubscribe: () => void } {
-    const task = this.ownedTask(id, caller);
+  async subscribe(
+    id: string,
+    caller: string,
+    listener: TaskListener,
+  ): Promise<{ task: Task; unsubscribe: () => void }> {
+    const { task } = await this.ownedTask(id, caller);
     if (TERMINAL_STATES.has(task.status.state))
       throw new A2aError({
         reason: 'UNSUPPORTED_OPERATION',
         message: `Task ${id} is ${task.status.state}; there is nothing more to subscribe to.`,
         metadata: { taskId: id },
       });
-    return { task, unsubscribe: this.store.subscribe(id, listener) };
+    return { task, unsubscribe: this.events.subscribe(id, listener) };
   }
 
   /** The caller's own tasks, newest status first. */
-  listTasks(params: ListParams): { tasks: Task[]; nextPageToken: string; totalSize: number } {
-    const all = this.store.list({
+  async listTasks(params: ListParams): Promise<{ tasks: Task[]; nextPageToken: string; totalSize: number }> {
+    const offset = params.pageToken ? Number(params.pageToken) : 0;
+    const invalidToken = () => invalidParams('pageToken is not a token this agent gave out', 'pageToken');
+    if (!Number.isSafeInteger(offset) || offset < 0) throw invalidToken();
+    const page = await this.store.listTasks({
       owner: params.caller,
       ...(params.contextId !== undefined ? { contextId: params.contextId } : {}),
       ...(params.state !== undefined ? { state: params.state } : {}),
       ...(params.statusAfter !== undefined ? { statusAfter: params.statusAfter } : {}),
+      offset,
+      limit: params.pageSize,
     });
-    const offset = params.pageToken ? Number(params.pageToken) : 0;
-    if (!Number.isInteger(offset) || offset < 0 || offset > all.length)
-      throw invalidParams('pageToken is not a token this agent gave out', 'pageToken');
-    const page = all.slice(offset, offset + params.pageSize).map((task) => {
-      const shown = withHistory(task, params.historyLength);
+    if (offset > page.total) throw invalidToken();
+    const tasks = page.tasks.map((stored) => {
+      const shown = withHistory(this.live.get(stored.id) ?? stored, params.historyLength);
       return params.includeArtifacts ? shown : { ...shown, artifacts: [] };
     });
-    const next = offset + page.length;
-    return { tasks: page, nextPageToken: next < all.length ? String(next) : '', totalSize: all.length };
+    const next = offset + tasks.length;
+    return { tasks, nextPageToken: next < page.total ? String(next) : '', totalSize: page.total };
   }
 
-  /** what is held in memory, for /metrics */
-  stats(): { contexts: number; tasks: number; taskBytes: number; replayBytes: number } {
-    return {
-      contexts: this.contexts.size,
-      tasks: this.store.size,
-      taskBytes: this.store.totalBytes,
-      replayBytes: this.cache.totalBytes,
-    };
+  /** what the task store holds, for /metrics */
+  stats(): Promise<TaskStoreStats> {
+    return this.store.stats();
   }
 
-  /** Stops the task timers (server shutdown). */
+  /** Stops the timers (server shutdown); claims still held lapse by themselves. */
   close(): void {
-    this.timers.close();
+    this.sweeper.close();
+    this.claims.close();
   }
 
-  private ownedTask(id: string, caller: string): Task {
-    const task = this.store.owned(id, caller);
-    if (!task) throw taskNotFound(id);
-    return task;
+  private async ownedOrUndefined(id: string, caller: string): Promise<StoredTask | undefined> {
+    const stored = this.live.stored(id) ?? (await this.store.getTask(id));
+    return stored && stored.owner === caller ? stored : undefined;
+  }
+
+  /** the caller's task: another caller's is as unknown as a missing one */
+  private async ownedTask(id: string, caller: string): Promise<StoredTask> {
+    const stored = await this.ownedOrUndefined(id, caller);
+    if (!stored) throw taskNotFound(id);
+    return stored;
   }
 
   private conversationOf(caller: string, contextId: string): string {
@@ -243,97 +260,190 @@ export class SemanticHandler {
     return `${caller}\u0000${this.conversationOf(caller, contextId)}`;
   }
 
-  private openContext(caller: string, contextId: string): ContextRecord {
-    const key = this.conversationOf(caller, contextId);
-    const current = this.contexts.get(key);
-    // only with context_id_as_sender_id can two callers name the same conversation
-    if (current && current.owner !== caller)
-      throw invalidParams(`Context ${contextId} belongs to another caller.`, 'message.contextId');
-    if (current?.running)
-      throw new A2aError({
-        reason: 'CONTEXT_BUSY',
-        message: `Context ${contextId} is still handling an earlier message; send this one when that answer arrived.`,
-        metadata: { contextId },
-      });
-    return this.contexts.open(key, { contextId, owner: caller });
+  private replayTtlMs(): number {
+    return this.options.settings.messageCacheTtlSeconds * 1000;
   }
 
-  /** the context stays busy until `work` is over, even when the task ended before (timeout, cancel) */
-  private markRunning(context: ContextRecord, work: Promise<unknown>): void {
-    const running = work.then(
-      () => undefined,
-      () => undefined,
-    );
-    context.running = running;
-    void running.then(() => {
-      if (context.running !== running) return;
-      context.running = undefined;
-      this.retention.afterChange(context);
-    });
+  /** The first answer to a messageId sent again (awaited when it is still being produced here). */
+  private async replayed(
+    key: ReplayKey,
+    fingerprint: string,
+    contextId: string,
+  ): Promise<SendResult | undefined> {
+    if (this.replayTtlMs() <= 0) return undefined;
+    const entry = await this.store.getReplay(key, this.now());
+    if (!entry) return undefined;
+    if (entry.fingerprint !== fingerprint)
+      throw invalidParams(
+        `messageId ${key.messageId} was already used on context ${contextId} for another message; give each new message a new messageId.`,
+        'message.messageId',
+      );
+    // answered, or still being answered here; a turn whose process died answers with the task as stored
+    const task =
+      entry.answer ??
+      (await this.answering.get(replayKeyOf(key))) ??
+      (await this.store.getTask(entry.taskId))?.task;
+    if (!task) return undefined;
+    return { task, done: Promise.resolve(task), replayed: true, unsubscribe: () => undefined };
   }
 
-  private continuable(message: A2aMessage, caller: string): Task {
+  /** Claims the context; when it is busy with this very message (a retry racing its first send), replays. */
+  private async claimOrReplay(
+    identity: { key: string; contextId: string; owner: string },
+    replay: ReplayKey,
+    fingerprint: string,
+  ): Promise<Awaited<ReturnType<ContextClaims['claim']>> | SendResult> {
+    try {
+      return await this.claims.claim(identity);
+    } catch (error) {
+      if (!(error instanceof A2aError) || error.reason !== 'CONTEXT_BUSY') throw error;
+      const replayed = await this.replayed(replay, fingerprint, identity.contextId);
+      if (replayed) return replayed;
+      throw error;
+    }
+  }
+
+  private remember(key: ReplayKey, done: Promise<Task>): void {
+    const id = replayKeyOf(key);
+    this.answering.set(id, done);
+    const forget = () => {
+      if (this.answering.get(id) === done) this.answering.delete(id);
+    };
+    void done.then(forget, forget);
+  }
+
+  private async continuable(message: A2aMessage, caller: string): Promise<StoredTask> {
     const id = message.taskId as string;
-    const task = this.ownedTask(id, caller);
-    if (message.contextId !== undefined && message.contextId !== task.contextId)
+    const stored = await this.ownedTask(id, caller);
+    if (message.contextId !== undefined && message.contextId !== stored.task.contextId)
       throw invalidParams(
         `Task ${id} belongs to another context than ${message.contextId}.`,
         'message.contextId',
       );
-    if (TERMINAL_STATES.has(task.status.state))
+    if (TERMINAL_STATES.has(stored.task.status.state))
       throw new A2aError({
         reason: 'TASK_TERMINAL',
-        message: `Task ${id} is ${task.status.state}; send the message without taskId to start a new task.`,
-        metadata: { taskId: id, state: task.status.state },
+        message: `Task ${id} is ${stored.task.status.state}; send the message without taskId to start a new task.`,
+        metadata: { taskId: id, state: stored.task.status.state },
       });
-    return task;
+    return stored;
+  }
+
+  private continueTask(existing: StoredTask, received: A2aMessage): void {
+    const task = this.live.hold(existing);
+    this.live.publish({ kind: 'task', task: { ...task, history: [...task.history, received] } });
   }
 
   /** A new task; earlier tasks of the context still waiting for input are closed (superseded). */
-  private startTask(context: ContextRecord, message: A2aMessage): void {
+  private async startTask(
+    earlierIds: readonly string[],
+    context: { key: string; contextId: string; owner: string },
+    message: A2aMessage,
+  ): Promise<void> {
     const taskId = message.taskId as string;
-    for (const earlier of context.taskIds.filter((id) => this.isOpen(id)))
-      this.runner.finish(
-        this.store.get(earlier) as Task,
-        { state: 'canceled', data: { cancel: { by: 'superseded', task_id: taskId } } },
-        [],
-      );
-    context.taskIds.push(taskId);
-    this.store.create(
-      {
-        id: taskId,
-        contextId: context.contextId,
-        status: { state: 'submitted', timestamp: this.runner.timestamp() },
-        history: [message],
-        artifacts: [],
-      },
-      { owner: context.owner, contextKey: context.key },
-    );
-    this.timers.start(taskId, (seconds) => this.timedOut(taskId, seconds));
+    for (const id of earlierIds) {
+      const earlier = this.live.stored(id) ?? (await this.store.getTask(id));
+      if (!earlier || TERMINAL_STATES.has(earlier.task.status.state)) continue;
+      await this.endWith(earlier, {
+        state: 'canceled',
+        data: { cancel: { by: 'superseded', task_id: taskId } },
+      });
+    }
+    const seconds = this.options.settings.taskTimeoutSeconds;
+    const task: Task = {
+      id: taskId,
+      contextId: context.contextId,
+      status: { state: 'submitted', timestamp: this.runner.timestamp() },
+      history: [message],
+      artifacts: [],
+    };
+    this.live.hold({
+      task,
+      owner: context.owner,
+      contextKey: context.key,
+      bytes: 0,
+      ...(seconds > 0 ? { deadline: this.now() + seconds * 1000 } : {}),
+    });
+    this.live.publish({ kind: 'task', task });
+    this.sweeper.watch(taskId);
   }
 
-  private timedOut(taskId: string, seconds: number): void {
-    const task = this.store.get(taskId);
-    if (!task || TERMINAL_STATES.has(task.status.state)) return;
-    this.options.logger.warn({ taskId, contextId: task.contextId, seconds }, 'a2a task timed out');
-    this.runner.finish(task, failedOutcome('task_timeout', `The task ran longer than ${seconds} s.`), []);
+  /** Ends a task that is not running here (superseded, evicted, overdue) and writes it. */
+  private async endWith(stored: StoredTask, outcome: Parameters<TurnRunner['finish']>[1]): Promise<void> {
+    const task = this.live.hold(stored);
+    this.runner.finish(task, outcome, []);
+    try {
+      await this.live.save(task.id);
+    } finally {
+      await this.live.drop(task.id);
+    }
+  }
+
+  /** The task of an evicted context fails, saying why; unless evicted for a fair share it is gone already. */
+  private async endEvicted(evictions: readonly Eviction[]): Promise<void> {
+    for (const { context, reason, openTasks } of evictions)
+      for (const stored of openTasks) {
+        const why =
+          reason === 'fair_share'
+            ? 'The agent needed this context for a caller holding fewer contexts.'
+            : 'The agent needed the memory this task held for other callers.';
+        this.options.logger.warn(
+          { taskId: stored.task.id, contextId: context.contextId, reason },
+          'a2a task evicted',
+        );
+        const outcome = failedOutcome(`evicted_${reason}`, why);
+        if (reason === 'fair_share') await this.endWith(stored, outcome);
+        else this.announceEnd(stored, outcome);
+      }
+  }
+
+  /** tells the listeners of a task the store has forgotten how it ended */
+  private announceEnd(stored: StoredTask, outcome: Parameters<TurnRunner['finish']>[1]): void {
+    const task = this.live.hold(stored);
+    this.runner.finish(task, outcome, []);
+    void this.live.drop(task.id);
+    this.events.forget([task.id]);
+  }
+
+  /** after a turn's claim ended: its task is stored as it is, then the retention limits apply */
+  private async afterTurn(key: string, taskId: string): Promise<void> {
+    await this.live.drop(taskId);
+    await this.applyLimits(key);
+  }
+
+  /** the retention limits, as soon as a task is accepted and again once its turn is over */
+  private async applyLimits(key: string): Promise<void> {
+    const trimmed = await this.store.trim(key, this.now());
+    this.sweeper.unwatch(trimmed.removed);
+    this.events.forget(trimmed.removed);
+    await this.endEvicted(trimmed.evictions);
   }
 
   /**
-   * A context made room for another (or for memory): its open task fails, saying why. Made room for a
-   * caller under its fair share, the failed task stays readable (its caller learns why; retention
-   * forgets it later like any finished task); made room for memory or evicted idle, the tasks go.
+   * A task past its deadline, or whose process died mid-turn, fails saying so: at once when its turn
+   * runs here (the turn's answer is then written as usual), else as the store has it.
    */
-  private evicted(context: ContextRecord, reason: EvictionReason | 'memory'): void {
-    for (const id of context.taskIds.filter((taskId) => this.isOpen(taskId))) {
-      const why =
-        reason === 'memory'
-          ? 'The agent needed the memory this task held for other callers.'
-          : 'The agent needed this context for a caller holding fewer contexts.';
-      this.options.logger.warn({ taskId: id, contextId: context.contextId, reason }, 'a2a task evicted');
-      this.runner.finish(this.store.get(id) as Task, failedOutcome(`evicted_${reason}`, why), []);
-    }
-    if (reason !== 'fair_share') this.store.remove(context.taskIds);
+  private async endOverdue(task: string | StoredTask, reason: OverdueReason): Promise<void> {
+    const id = typeof task === 'string' ? task : task.task.id;
+    const seconds = this.options.settings.taskTimeoutSeconds;
+    const outcome =
+      reason === 'timeout'
+        ? failedOutcome('task_timeout', `The task ran longer than ${seconds} s.`)
+        : failedOutcome(
+            'worker_lost',
+            'The agent process handling this task stopped; send the message again.',
+          );
+    const live = this.live.get(id);
+    const stored = typeof task === 'string' ? (live ? undefined : await this.store.getTask(id)) : task;
+    const current = live ?? stored?.task;
+    if (!current || TERMINAL_STATES.has(current.status.state)) return;
+    const fields = { taskId: id, contextId: current.contextId };
+    if (reason === 'timeout') this.options.logger.warn({ ...fields, seconds }, 'a2a task timed out');
+    else this.options.logger.warn(fields, 'a2a task lost its process');
+    if (live) {
+      this.runner.finish(live, outcome, []);
+      await this.live.save(id);
+    } else if (stored) await this.endWith(stored, outcome);
   }
 
   private refuseWhenClosing(): void {
@@ -343,9 +453,8 @@ export class SemanticHandler {
         message: 'The agent is shutting down and takes no new turns; send the message to another instance.',
       });
   }
+}
 
-  private isOpen(taskId: string): boolean {
-    const task = this.store.get(taskId);
-    return task !== undefined && !TERMINAL_STATES.has(task.status.state);
-  }
+function replayKeyOf(key: ReplayKey): string {
+  return `${key.scope}\u0000${key.messageId}`;
 }

@@ -4,7 +4,7 @@ import type { Agent } from '../runtime/agent.js';
 import type { Logger } from '../runtime/logger.js';
 import type { A2aByteLimits } from './config.js';
 import type { A2aMessage, Task } from './tasks/model.js';
-import type { TaskLimits } from './tasks/task-retention.js';
+import type { TaskStore } from './tasks/task-store.js';
 import type { TurnAdmission } from './turn-admission.js';
 
 export interface SemanticSettings {
@@ -29,8 +29,14 @@ export interface SemanticHandlerOptions {
   readonly newId?: () => string;
   /** the server's door (its TurnGate): turns counted and refused while shutting down */
   readonly admission?: TurnAdmission;
-  /** how many tasks are kept (tests lower it); DEFAULT_TASK_LIMITS and the byte settings otherwise */
-  readonly taskLimits?: Partial<TaskLimits>;
+  /** where tasks, contexts, replay entries and push configs live (memory, or SQL shared by processes) */
+  readonly store: TaskStore;
+  /** this process, as its context claims name it (a random id by default) */
+  readonly holder?: string;
+  /** how long a context claim holds without renewal (DEFAULT_CLAIM_LEASE_MS) */
+  readonly claimLeaseMs?: number;
+  /** how often the store is swept for overdue tasks (DEFAULT_SWEEP_INTERVAL_MS) */
+  readonly sweepIntervalMs?: number;
 }
 
 export interface SendParams {
@@ -38,7 +44,7 @@ export interface SendParams {
   /** the calling agent (caller.ts) */
   readonly caller: string;
   /** told the task's id once the message is accepted, before its task is announced or its turn runs */
-  readonly beforeRun?: (taskId: string) => void;
+  readonly beforeRun?: (taskId: string) => void | Promise<void>;
 }
 
 export interface SendResult {

@@ -26,6 +26,7 @@ import { DEFAULT_RPC_BODY_LIMIT, rpcRouter } from './jsonrpc/rpc-router.js';
 import { resolvePublicUrl } from './public-url.js';
 import { SemanticHandler } from './semantic-handler.js';
 import type { TurnAdmission } from './turn-admission.js';
+import type { TaskStore, TaskStoreStats } from './tasks/task-store.js';
 import type { ListenAddress } from './public-url.js';
 
 export interface A2aSetupOptions {
@@ -53,8 +54,8 @@ export interface A2aServer {
    * app mounts it before its JSON parser.
    */
   jsonRpc(deps: A2aRuntime): readonly { readonly path: string; readonly router: Router }[];
-  /** what the A2A server holds in memory (zeros before jsonRpc) */
-  stats(): { contexts: number; tasks: number; taskBytes: number; replayBytes: number; pushConfigs: number };
+  /** what the A2A task store holds (zeros before jsonRpc) */
+  stats(): Promise<TaskStoreStats>;
   /** the JSON-RPC endpoint's public URL, once listening */
   endpointUrl(): string | undefined;
   /** one line for the start-up message */
@@ -63,6 +64,8 @@ export interface A2aServer {
 
 export interface A2aRuntime {
   readonly agent: Agent;
+  /** where tasks, contexts, replay entries and push configs live (cli/ chooses it with the tracker store) */
+  readonly taskStore: TaskStore;
   /** the assistant's understanding (slots pre-filled by a data part are added to its commands) */
   readonly commandGenerator: CommandGenerator;
   readonly logger: Logger;
@@ -107,6 +110,7 @@ export function prepareA2aServer(options: A2aSetupOptions): A2aServer | undefine
     jsonRpc(deps) {
       const handler = new SemanticHandler({
         agent: deps.agent,
+        store: deps.taskStore,
         commandGenerator: deps.commandGenerator,
         settings: config,
         logger: deps.logger,
@@ -134,10 +138,14 @@ export function prepareA2aServer(options: A2aSetupOptions): A2aServer | undefine
       const served = withGracefulShutdown({ rpc, handler: closing, admission: deps.admission });
       return mountPaths.map((path) => ({ path, router: served }));
     },
-    stats: () => ({
-      ...(held?.handler.stats() ?? { contexts: 0, tasks: 0, taskBytes: 0, replayBytes: 0 }),
-      pushConfigs: held?.push?.size ?? 0,
-    }),
+    stats: async () =>
+      (await held?.handler.stats()) ?? {
+        contexts: 0,
+        tasks: 0,
+        taskBytes: 0,
+        replayBytes: 0,
+        pushConfigs: 0,
+      },
     endpointUrl: () => endpoint,
     summary: () => describe(chosen, endpoint),
   };
@@ -145,7 +153,14 @@ export function prepareA2aServer(options: A2aSetupOptions): A2aServer | undefine
 
 function pushService(handler: SemanticHandler, config: A2aServerConfig, logger: Logger): PushService {
   const guard = new UrlGuard({ allowedHosts: config.pushNotificationAllowedHosts });
-  return new PushService({ store: handler.store, guard, sender: new PushSender({ guard, logger }), logger });
+  return new PushService({
+    store: handler.store,
+    tasks: handler,
+    events: handler.events,
+    guard,
+    sender: new PushSender({ guard, logger }),
+    logger,
+  });
 }
 
 function describe(chosen: ChosenCard, endpoint: string | undefined): string {

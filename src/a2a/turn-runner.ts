@@ -14,8 +14,7 @@ import type { DialogueOutcome } from './dialogue-outcome.js';
 import { prefillFromParts, prefillingGenerator } from './prefill.js';
 import { INTERRUPTED_STATES, TERMINAL_STATES } from './tasks/model.js';
 import type { A2aMessage, Part, Task } from './tasks/model.js';
-import type { ContextRecord } from './tasks/contexts.js';
-import type { TaskStore } from './tasks/task-store.js';
+import type { LiveTasks } from './tasks/live-tasks.js';
 import { OPEN_ADMISSION } from './turn-admission.js';
 import type { TurnAdmission } from './turn-admission.js';
 
@@ -25,7 +24,8 @@ export interface TurnRunnerOptions {
   readonly agent: Agent;
   readonly commandGenerator: CommandGenerator;
   readonly settings: { readonly includeConversationRepair: boolean };
-  readonly store: TaskStore;
+  /** the tasks being changed: the runner publishes their events there */
+  readonly live: LiveTasks;
   readonly logger: Logger;
   readonly now: () => number;
   readonly newId: () => string;
@@ -53,11 +53,13 @@ export class TurnRunner {
    * turn, up to its last published event, passes the admission: a shutdown waits until the answer
    * and the streams' final events are out.
    */
-  async run(context: ContextRecord, message: A2aMessage): Promise<void> {
-    const task = this.options.store.get(message.taskId as string) as Task;
-    this.options.store.publish(this.status(task, 'working', undefined));
+  async run(conversationId: string, message: A2aMessage): Promise<void> {
+    const task = this.options.live.get(message.taskId as string) as Task;
+    this.options.live.publish(this.status(task, 'working', undefined));
     try {
-      await this.admission.track(A2A_INPUT_CHANNEL, context.key, () => this.turn(context, task, message));
+      await this.admission.track(A2A_INPUT_CHANNEL, conversationId, () =>
+        this.turn(conversationId, task, message),
+      );
     } catch (error) {
       this.options.logger.error(
         {
@@ -71,12 +73,12 @@ export class TurnRunner {
     }
   }
 
-  private async turn(context: ContextRecord, task: Task, message: A2aMessage): Promise<void> {
-    const { agent, store } = this.options;
+  private async turn(conversationId: string, task: Task, message: A2aMessage): Promise<void> {
+    const { agent, live } = this.options;
     const text = message.parts.flatMap((part) => (part.kind === 'text' ? [part.text] : [])).join('\n');
     const prefill = prefillFromParts(message.parts, this.slotNames);
     const result = await agent.handleMessage({
-      conversationId: context.key,
+      conversationId,
       text,
       inputChannel: A2A_INPUT_CHANNEL,
       ...(message.metadata ? { metadata: message.metadata } : {}),
@@ -84,7 +86,7 @@ export class TurnRunner {
         ? { commandGenerator: prefillingGenerator(this.options.commandGenerator, prefill.commands) }
         : {}),
       onBotMessage: (bot) => {
-        store.publish(this.status(task, 'working', this.reply(task, [bot], undefined)));
+        live.publish(this.status(task, 'working', this.reply(task, [bot], undefined)));
       },
     });
     const completedFlow = completedFlowOf(result.events, result.state);
@@ -134,13 +136,13 @@ export class TurnRunner {
 
   /** Publishes the outcome: an artifact when terminal, then the last status update of the turn. */
   finish(task: Task, outcome: DialogueOutcome, messages: readonly BotUttered[]): void {
-    const { store } = this.options;
-    const current = store.get(task.id);
+    const { live } = this.options;
+    const current = live.get(task.id);
     if (!current || TERMINAL_STATES.has(current.status.state)) return;
     const data = { ...outcome.data, state: outcome.state };
     const terminal = TERMINAL_STATES.has(outcome.state);
     if (terminal)
-      store.publish({
+      live.publish({
         kind: 'artifact-update',
         taskId: task.id,
         contextId: task.contextId,
@@ -153,7 +155,7 @@ export class TurnRunner {
         lastChunk: true,
       });
     const final = terminal || INTERRUPTED_STATES.has(outcome.state);
-    store.publish({ ...this.status(task, outcome.state, this.reply(task, messages, data)), final });
+    live.publish({ ...this.status(task, outcome.state, this.reply(task, messages, data)), final });
   }
 
   private status(task: Task, state: 'working' | DialogueOutcome['state'], message: A2aMessage | undefined) {

@@ -1,5 +1,6 @@
 import type { LockStore, TrackerStore } from '../core/ports.js';
 import { prepareA2aServer } from '../a2a/setup.js';
+import { openTaskStore } from './a2a-task-store.js';
 import { AppError } from '../core/errors.js';
 import { validateProject } from '../project/validate/index.js';
 import type { ProjectLocation } from '../project/load/discover.js';
@@ -169,6 +170,7 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
     const a2aRpc = a2a
       ? a2a.jsonRpc({
           agent,
+          taskStore: openTaskStore({ trackerStore, config: a2a.config }),
           commandGenerator: understanding.generator,
           logger: requestLog.logger,
           // A2A turns pass the same door as the channels': /metrics counts them, shutdown waits for them

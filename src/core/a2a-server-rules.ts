@@ -22,7 +22,15 @@ export const A2A_SERVER_KEYS = [
   'max_task_history_bytes',
   'max_context_bytes',
   'max_task_memory_bytes',
+  'task_store',
 ] as const;
+
+/**
+ * Where the A2A state lives: `tracker_store` (the default) keeps it with the conversations (in the SQL
+ * database of a SQL tracker store, in memory with an in-memory one); `in_memory` keeps it in the process.
+ */
+export const A2A_TASK_STORE_CHOICES = ['tracker_store', 'in_memory'] as const;
+export type A2aTaskStoreChoice = (typeof A2A_TASK_STORE_CHOICES)[number];
 
 export const A2A_AUTH_KEYS = ['jwks_url', 'secret', 'issuer', 'audience', 'algorithms', 'leeway'] as const;
 

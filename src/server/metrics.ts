@@ -18,8 +18,8 @@ export interface ServerMetricsOptions {
   readonly now?: () => number;
 }
 
-/** what the A2A server holds in memory (the server does not import a2a/: any source of these counts) */
-export interface A2aMemoryStats {
+/** what the A2A task store holds (the server does not import a2a/: any source of these counts) */
+export interface A2aStoreStats {
   readonly contexts: number;
   readonly tasks: number;
   readonly taskBytes: number;
@@ -156,21 +156,35 @@ export class ServerMetrics implements TurnObserver, ActionObserver, StoreObserve
    * Gauges of the A2A server's memory (contexts, tasks, their bytes, push configs), read at each
    * scrape: an operator sees how close the limits are, and the limit tests read them from outside.
    */
-  watchA2a(source: () => A2aMemoryStats): void {
-    const gauge = (name: string, help: string, read: (stats: A2aMemoryStats) => number) =>
+  watchA2a(source: () => Promise<A2aStoreStats>): void {
+    // one read of the store per scrape: the five gauges collect at once and share the read under way
+    let reading: Promise<A2aStoreStats> | undefined;
+    const read = (): Promise<A2aStoreStats> => {
+      if (reading) return reading;
+      const current = source();
+      reading = current;
+      const done = () => {
+        if (reading === current) reading = undefined;
+      };
+      current.then(done, done);
+      return current;
+    };
+    const gauge = (name: string, help: string, pick: (stats: A2aStoreStats) => number) =>
       new Gauge({
         name,
         help,
         registers: [this.registry],
-        collect() {
-          this.set(read(source()));
+        async collect() {
+          // a store that cannot answer leaves the last values; the scrape itself still succeeds
+          const stats = await read().catch(() => undefined);
+          if (stats) this.set(pick(stats));
         },
       });
-    gauge('parley_a2a_contexts', 'A2A contexts held in memory', (stats) => stats.contexts);
-    gauge('parley_a2a_tasks', 'A2A tasks held in memory', (stats) => stats.tasks);
+    gauge('parley_a2a_contexts', 'A2A contexts held in the task store', (stats) => stats.contexts);
+    gauge('parley_a2a_tasks', 'A2A tasks held in the task store', (stats) => stats.tasks);
     gauge(
       'parley_a2a_task_bytes',
-      'Bytes (as JSON) of the A2A tasks held in memory',
+      'Bytes (as JSON) of the A2A tasks held in the task store',
       (stats) => stats.taskBytes,
     );
     gauge(

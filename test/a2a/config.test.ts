@@ -45,6 +45,7 @@ describe('a2a_server configuration', () => {
         maxContextBytes: 1_048_576,
         maxTaskMemoryBytes: 67_108_864,
       },
+      taskStore: 'tracker_store',
     });
   });
 
@@ -67,6 +68,7 @@ describe('a2a_server configuration', () => {
       max_task_history_bytes: 4096,
       max_context_bytes: '8192',
       max_task_memory_bytes: 1_000_000,
+      task_store: 'in_memory',
     });
     expect(read).to.deep.equal({
       enabled: true,
@@ -88,6 +90,7 @@ describe('a2a_server configuration', () => {
         maxContextBytes: 8192,
         maxTaskMemoryBytes: 1_000_000,
       },
+      taskStore: 'in_memory',
     });
   });
 
@@ -142,7 +145,9 @@ describe('a2a_server configuration', () => {
     ]);
     let error: unknown;
     try {
-      loadA2aServerConfig({ a2a_server: { url: 'ftp://x', max_contexts: -1, auth: {} } });
+      loadA2aServerConfig({
+        a2a_server: { url: 'ftp://x', max_contexts: -1, auth: {}, task_store: 'redis' },
+      });
     } catch (caught) {
       error = caught;
     }
@@ -154,8 +159,12 @@ describe('a2a_server configuration', () => {
       'A2A_URL_INVALID a2a_server.url',
       'A2A_CONFIG_INVALID a2a_server.max_contexts',
       'A2A_AUTH_INVALID a2a_server.auth',
+      'A2A_CONFIG_INVALID a2a_server.task_store',
     ]);
     expect((error as AppError).message).to.contain('a2a_server.url must be an absolute http(s) URL');
+    expect((error as AppError).message).to.contain(
+      'a2a_server.task_store must be one of tracker_store, in_memory',
+    );
   });
 
   it('has a schema for exactly the keys the reader knows', () => {

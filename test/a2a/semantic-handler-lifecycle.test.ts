@@ -106,7 +106,7 @@ describe('A2A semantic handler: cancel, subscribe, timeouts, shutdown', () => {
     const { handler } = await setup();
     const waiting = await send(handler, message(START));
     const heard: TaskEvent[] = [];
-    const subscription = handler.subscribe(waiting.id, '', (event) => heard.push(event));
+    const subscription = await handler.subscribe(waiting.id, '', (event) => heard.push(event));
     expect(subscription.task).to.deep.equal(waiting);
     await send(handler, message(FINISH, { taskId: waiting.id }));
     const last = heard.at(-1);
@@ -141,8 +141,10 @@ describe('A2A semantic handler: cancel, subscribe, timeouts, shutdown', () => {
     const finished = await send(handler, message(FINISH, { taskId: started.id }));
     expect(finished.status.state).to.equal('completed');
     await new Promise((resolve) => setTimeout(resolve, 1_300));
-    expect(statusData(handler.getTask(waiting.id, ''))['error']).to.deep.include({ code: 'task_timeout' });
-    expect(handler.getTask(finished.id, '').status.state).to.equal('completed');
+    expect(statusData(await handler.getTask(waiting.id, ''))['error']).to.deep.include({
+      code: 'task_timeout',
+    });
+    expect((await handler.getTask(finished.id, '')).status.state).to.equal('completed');
     expect(logger.warnings).to.deep.equal(['a2a task timed out']);
   });
 
@@ -152,7 +154,7 @@ describe('A2A semantic handler: cancel, subscribe, timeouts, shutdown', () => {
     const running = await handler.sendMessage({ message: message('wait'), caller: '' });
     handler.close();
     await new Promise((resolve) => setTimeout(resolve, 1_300));
-    expect(handler.getTask(running.task.id, '').status.state).to.equal('working');
+    expect((await handler.getTask(running.task.id, '')).status.state).to.equal('working');
     understanding.release();
     expect((await running.done).status.state).to.equal('input-required');
   });

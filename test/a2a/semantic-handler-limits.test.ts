@@ -18,7 +18,7 @@ describe('A2A semantic handler: byte limits', () => {
     );
     expect(refused.reason).to.equal('INVALID_PARAMS');
     expect(refused.metadata).to.deep.equal({ field: 'message', limitBytes: String(64 * 1024) });
-    expect(handler.stats().tasks).to.equal(0);
+    expect((await handler.stats()).tasks).to.equal(0);
     const accepted = await send(handler, ofBytes(DEFAULT_MAX_MESSAGE_BYTES));
     expect(accepted.status.state).to.equal('input-required');
   });
@@ -48,8 +48,12 @@ describe('A2A semantic handler: byte limits', () => {
     await send(handler, message(FINISH, { taskId: first.id }));
     const second = await send(handler, message(START, { contextId: 'ctx' }));
     await send(handler, message(FINISH, { taskId: second.id }));
-    expect(handler.getTask(first.id, '').history.filter((item) => item.role === 'user')).to.have.length(2);
-    expect(handler.listTasks({ caller: '', pageSize: 10, includeArtifacts: true }).totalSize).to.equal(2);
+    expect(
+      (await handler.getTask(first.id, '')).history.filter((item) => item.role === 'user'),
+    ).to.have.length(2);
+    expect(
+      (await handler.listTasks({ caller: '', pageSize: 10, includeArtifacts: true })).totalSize,
+    ).to.equal(2);
   });
 
   it('max_context_bytes forgets a context’s oldest finished tasks', async () => {
@@ -60,7 +64,7 @@ describe('A2A semantic handler: byte limits', () => {
       await send(handler, message(FINISH, { taskId: task.id }));
       ids.push(task.id);
     }
-    const kept = handler.listTasks({ caller: '', pageSize: 10, includeArtifacts: true });
+    const kept = await handler.listTasks({ caller: '', pageSize: 10, includeArtifacts: true });
     expect(kept.totalSize).to.be.lessThan(3);
     expect(kept.tasks.map((task) => task.id)).to.include(ids[2]);
     expect((await refusal(() => handler.getTask(ids[0] as string, ''))).reason).to.equal('TASK_NOT_FOUND');
@@ -74,11 +78,11 @@ describe('A2A semantic handler: byte limits', () => {
       await send(handler, message(FINISH, { taskId: task.id }));
       ids.push(task.id);
     }
-    expect(handler.stats().taskBytes).to.be.at.most(3_000);
+    expect((await handler.stats()).taskBytes).to.be.at.most(3_000);
     expect((await refusal(() => handler.getTask(ids[0] as string, ''))).reason).to.equal('TASK_NOT_FOUND');
-    expect(handler.getTask(ids[2] as string, '').status.state).to.equal('completed');
+    expect((await handler.getTask(ids[2] as string, '')).status.state).to.equal('completed');
     // the replay answers get a quarter of the task memory
-    expect(handler.stats().replayBytes).to.be.at.most(750);
+    expect((await handler.stats()).replayBytes).to.be.at.most(750);
   });
 
   it('over max_task_memory_bytes with waiting tasks alone, the heaviest caller’s waiting context goes', async () => {
@@ -88,11 +92,11 @@ describe('A2A semantic handler: byte limits', () => {
     expect((await refusal(() => handler.getTask(first.id, 'alice'))).reason).to.equal('TASK_NOT_FOUND');
     const evicted = logger.warningFields.find((fields) => fields['taskId'] === first.id);
     expect(evicted).to.deep.include({ reason: 'memory' });
-    expect(handler.stats().contexts).to.equal(1);
+    expect((await handler.stats()).contexts).to.equal(1);
   });
 
   it('applies the limits as soon as a task is accepted, not only when its turn is over', async () => {
-    const { handler, understanding } = await setup({}, { taskLimits: { perContext: 1 } });
+    const { handler, understanding } = await setup({}, { limits: { perContext: 1 } });
     const first = await send(handler, message(START, { contextId: 'ctx' }));
     await send(handler, message(FINISH, { taskId: first.id }));
     const running = await handler.sendMessage({ message: message('wait', { contextId: 'ctx' }), caller: '' });
@@ -102,12 +106,12 @@ describe('A2A semantic handler: byte limits', () => {
   });
 
   it('taskLimits bounds the tasks kept per context', async () => {
-    const { handler } = await setup({}, { taskLimits: { perContext: 1 } });
+    const { handler } = await setup({}, { limits: { perContext: 1 } });
     const first = await send(handler, message(START, { contextId: 'ctx' }));
     await send(handler, message(FINISH, { taskId: first.id }));
     const second = await send(handler, message(START, { contextId: 'ctx' }));
     expect((await refusal(() => handler.getTask(first.id, ''))).reason).to.equal('TASK_NOT_FOUND');
-    expect(handler.getTask(second.id, '').status.state).to.equal('input-required');
+    expect((await handler.getTask(second.id, '')).status.state).to.equal('input-required');
   });
 });
 
@@ -128,7 +132,7 @@ describe('A2A semantic handler: max_contexts', () => {
     await tick();
     const refused = await refusal(() => handler.sendMessage({ message: message(START), caller: '' }));
     expect(refused.reason).to.equal('MAX_CONTEXTS_REACHED');
-    expect(handler.getTask(waiting.id, '').status.state).to.equal('input-required');
+    expect((await handler.getTask(waiting.id, '')).status.state).to.equal('input-required');
   });
 
   it('a caller under its fair share takes the context of the caller holding the most; its open task fails', async () => {
@@ -140,10 +144,10 @@ describe('A2A semantic handler: max_contexts', () => {
     await send(handler, message(START), 'alice');
     const bobs = await send(handler, message(START), 'bob');
     expect(bobs.status.state).to.equal('input-required');
-    const failed = handler.getTask(older.id, 'alice');
+    const failed = await handler.getTask(older.id, 'alice');
     expect(failed.status.state).to.equal('failed');
     expect(statusData(failed)['error']).to.deep.include({ code: 'evicted_fair_share' });
-    expect(handler.getTask(finished.id, 'alice').status.state).to.equal('completed');
+    expect((await handler.getTask(finished.id, 'alice')).status.state).to.equal('completed');
     expect(logger.warnings).to.deep.equal(['a2a task evicted']);
     expect(logger.warningFields).to.deep.equal([
       { taskId: older.id, contextId: 'older', reason: 'fair_share' },

@@ -57,12 +57,12 @@ describe('A2A semantic handler: messages, tasks and contexts', () => {
     const first = await send(handler, message(START));
     const second = await send(handler, message(FINISH, { contextId: first.contextId }));
     expect(second.id).to.not.equal(first.id);
-    const superseded = handler.getTask(first.id, '');
+    const superseded = await handler.getTask(first.id, '');
     expect(superseded.status.state).to.equal('canceled');
     expect(statusData(superseded)['cancel']).to.deep.equal({ by: 'superseded', task_id: second.id });
     // a finished task is not touched by the next one
     const third = await send(handler, message(START, { contextId: first.contextId }));
-    expect(handler.getTask(second.id, '').status.state).to.equal('completed');
+    expect((await handler.getTask(second.id, '')).status.state).to.equal('completed');
     expect(third.status.state).to.equal('input-required');
   });
 
@@ -130,7 +130,7 @@ describe('A2A semantic handler: messages, tasks and contexts', () => {
     const bobs = await send(handler, message(FINISH, { contextId: 'ctx' }), 'bob');
     // bob's conversation has no transfer running: the slots alone start nothing
     expect(statusData(bobs)['active_flow']).to.equal(null);
-    expect(handler.stats().contexts).to.equal(2);
+    expect((await handler.stats()).contexts).to.equal(2);
   });
 });
 
@@ -193,10 +193,16 @@ describe('A2A semantic handler: replays by messageId', () => {
 
   it('weighs the answers it keeps', async () => {
     const { handler } = await setup();
-    expect(handler.stats()).to.deep.equal({ contexts: 0, tasks: 0, taskBytes: 0, replayBytes: 0 });
+    expect(await handler.stats()).to.deep.equal({
+      contexts: 0,
+      tasks: 0,
+      taskBytes: 0,
+      replayBytes: 0,
+      pushConfigs: 0,
+    });
     await send(handler, message(START));
     await tick();
-    const stats = handler.stats();
+    const stats = await handler.stats();
     expect(stats.contexts).to.equal(1);
     expect(stats.tasks).to.equal(1);
     expect(stats.taskBytes).to.be.greaterThan(0);
@@ -220,42 +226,49 @@ describe('A2A semantic handler: listing tasks', () => {
 
   it('lists the caller’s own tasks, newest status first, in pages', async () => {
     const { handler, completed, waiting } = await threeTasks();
-    const first = handler.listTasks({ caller: '', pageSize: 1, includeArtifacts: true });
+    const first = await handler.listTasks({ caller: '', pageSize: 1, includeArtifacts: true });
     expect(first.tasks.map((task) => task.id)).to.deep.equal([waiting.id]);
     expect(first).to.include({ nextPageToken: '1', totalSize: 2 });
-    const second = handler.listTasks({ caller: '', pageSize: 1, pageToken: '1', includeArtifacts: true });
+    const second = await handler.listTasks({
+      caller: '',
+      pageSize: 1,
+      pageToken: '1',
+      includeArtifacts: true,
+    });
     expect(second.tasks.map((task) => task.id)).to.deep.equal([completed.id]);
     expect(second.nextPageToken).to.equal('');
     expect(second.tasks[0]?.artifacts).to.have.length(1);
-    const end = handler.listTasks({ caller: '', pageSize: 1, pageToken: '2', includeArtifacts: true });
+    const end = await handler.listTasks({ caller: '', pageSize: 1, pageToken: '2', includeArtifacts: true });
     expect(end).to.deep.equal({ tasks: [], nextPageToken: '', totalSize: 2 });
   });
 
   it('filters by context, state and status time', async () => {
     const { handler, completed, waiting } = await threeTasks();
-    const ids = (query: Partial<Parameters<SemanticHandler['listTasks']>[0]>) =>
-      handler
-        .listTasks({ caller: '', pageSize: 10, includeArtifacts: true, ...query })
-        .tasks.map((task) => task.id);
-    expect(ids({ contextId: 'one' })).to.deep.equal([completed.id]);
-    expect(ids({ state: 'input-required' })).to.deep.equal([waiting.id]);
-    expect(ids({ statusAfter: T0 + 2_000 })).to.deep.equal([waiting.id]);
-    expect(ids({ statusAfter: T0 + 1_000 })).to.deep.equal([waiting.id, completed.id]);
+    const ids = async (query: Partial<Parameters<SemanticHandler['listTasks']>[0]>) =>
+      (await handler.listTasks({ caller: '', pageSize: 10, includeArtifacts: true, ...query })).tasks.map(
+        (task) => task.id,
+      );
+    expect(await ids({ contextId: 'one' })).to.deep.equal([completed.id]);
+    expect(await ids({ state: 'input-required' })).to.deep.equal([waiting.id]);
+    expect(await ids({ statusAfter: T0 + 2_000 })).to.deep.equal([waiting.id]);
+    expect(await ids({ statusAfter: T0 + 1_000 })).to.deep.equal([waiting.id, completed.id]);
   });
 
   it('leaves out artifacts and older history on request', async () => {
     const { handler, completed } = await threeTasks();
-    const [shown] = handler.listTasks({
-      caller: '',
-      contextId: 'one',
-      pageSize: 10,
-      includeArtifacts: false,
-      historyLength: 1,
-    }).tasks;
+    const [shown] = (
+      await handler.listTasks({
+        caller: '',
+        contextId: 'one',
+        pageSize: 10,
+        includeArtifacts: false,
+        historyLength: 1,
+      })
+    ).tasks;
     expect(shown?.artifacts).to.deep.equal([]);
     expect(shown?.history).to.deep.equal(completed.history.slice(-1));
-    expect(handler.getTask(completed.id, '', 0).history).to.deep.equal([]);
-    expect(handler.getTask(completed.id, '').history).to.deep.equal(completed.history);
+    expect((await handler.getTask(completed.id, '', 0)).history).to.deep.equal([]);
+    expect((await handler.getTask(completed.id, '')).history).to.deep.equal(completed.history);
   });
 
   it('refuses a page token it did not give out', async () => {

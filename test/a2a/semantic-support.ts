@@ -7,6 +7,8 @@ import { A2aError } from '../../src/a2a/a2a-error.js';
 import { SemanticHandler } from '../../src/a2a/semantic-handler.js';
 import type { SemanticHandlerOptions, SemanticSettings } from '../../src/a2a/semantic-handler.js';
 import type { A2aMessage, Part, Task } from '../../src/a2a/tasks/model.js';
+import { MemoryTaskStore } from '../../src/a2a/tasks/memory/memory-task-store.js';
+import type { TaskLimits } from '../../src/a2a/tasks/memory/task-retention.js';
 import type { TurnAdmission } from '../../src/a2a/turn-admission.js';
 import { composeAgent } from '../../src/cli/compose.js';
 import type { CommandGenerator, Understanding } from '../../src/core/ports.js';
@@ -74,9 +76,14 @@ export interface Setup {
   advance(ms: number): void;
 }
 
+export interface SetupOptions extends Partial<SemanticHandlerOptions> {
+  /** the memory store's limits (tests lower them) */
+  readonly limits?: Partial<TaskLimits>;
+}
+
 export async function setup(
   settings: Partial<SemanticSettings> = {},
-  options: Partial<SemanticHandlerOptions> = {},
+  options: SetupOptions = {},
 ): Promise<Setup> {
   const understanding = new HeldUnderstanding();
   const agent = await composeAgent({
@@ -87,20 +94,34 @@ export async function setup(
   const logger = recordingLogger();
   let ids = 0;
   let now = T0;
+  const chosen: SemanticSettings = {
+    includeConversationRepair: false,
+    taskTimeoutSeconds: 0,
+    messageCacheTtlSeconds: 600,
+    maxContexts: 0,
+    ...settings,
+  };
+  const { limits, ...handlerOptions } = options;
+  const store =
+    options.store ??
+    new MemoryTaskStore({
+      replayTtlSeconds: chosen.messageCacheTtlSeconds,
+      now: () => now,
+      limits: {
+        ...(chosen.limits?.maxContextBytes ? { maxContextBytes: chosen.limits.maxContextBytes } : {}),
+        ...(chosen.limits?.maxTaskMemoryBytes ? { maxTotalBytes: chosen.limits.maxTaskMemoryBytes } : {}),
+        ...limits,
+      },
+    });
   const handler = new SemanticHandler({
     agent,
     commandGenerator: understanding,
-    settings: {
-      includeConversationRepair: false,
-      taskTimeoutSeconds: 0,
-      messageCacheTtlSeconds: 600,
-      maxContexts: 0,
-      ...settings,
-    },
+    settings: chosen,
     logger,
     now: () => now,
     newId: () => `id-${(ids += 1)}`,
-    ...options,
+    ...handlerOptions,
+    store,
   });
   return { handler, agent, understanding, logger, advance: (ms) => void (now += ms) };
 }

@@ -13,7 +13,9 @@ import { PushSender } from '../../src/a2a/push/push-sender.js';
 import type { PushDelivery } from '../../src/a2a/push/push-sender.js';
 import { PushService } from '../../src/a2a/push/push-service.js';
 import { UrlGuard } from '../../src/a2a/push/url-guard.js';
-import { TaskStore } from '../../src/a2a/tasks/task-store.js';
+import { pushTaskHarness } from '../support/push-tasks.js';
+import { tick } from '../a2a/semantic-support.js';
+import type { PushTaskHarness } from '../support/push-tasks.js';
 import type { ParleyServer } from '../../src/cli/serve.js';
 import type { Logger } from '../../src/runtime/logger.js';
 import { receiver } from '../a2a/push-support.js';
@@ -231,17 +233,12 @@ describe('A2A push: a failing delivery is logged and never rejects', () => {
     expect(lines.map((line) => line.message)).to.deep.equal(['a2a push notification failed']);
   });
 
-  async function taskWithConfig(service: PushService, store: TaskStore, token?: string): Promise<void> {
-    store.create(
-      {
-        id: 't1',
-        contextId: 'c1',
-        status: { state: 'working', timestamp: new Date().toISOString() },
-        history: [],
-        artifacts: [],
-      },
-      { owner: 'caller', contextKey: 'c1' },
-    );
+  async function taskWithConfig(
+    service: PushService,
+    harness: PushTaskHarness,
+    token?: string,
+  ): Promise<void> {
+    await harness.create('t1', 'caller');
     await service.set({ taskId: 't1', url: hook.url, version: '1.0', ...(token ? { token } : {}) }, 'caller');
   }
 
@@ -261,12 +258,13 @@ describe('A2A push: a failing delivery is logged and never rejects', () => {
   ] as const)
     it(`the push service logs a sender that ${name}, and the task's update goes on`, async () => {
       const lines: { fields: Record<string, unknown>; message: string }[] = [];
-      const store = new TaskStore();
+      const harness = await pushTaskHarness();
       const logger = recordingLogger(lines);
-      const service = new PushService({ store, guard, sender: make(logger), logger });
-      await taskWithConfig(service, store, '\u0100');
+      const service = new PushService({ ...harness, guard, sender: make(logger), logger });
+      await taskWithConfig(service, harness, '\u0100');
       await withoutUnhandledRejections(async () => {
-        expect(store.publish(inputRequired)?.status.state).to.equal('input-required');
+        expect(harness.publish(inputRequired)?.status.state).to.equal('input-required');
+        await tick();
         await service.settled();
       });
       expect(lines.map((line) => line.message)).to.deep.equal(['a2a push notification failed']);

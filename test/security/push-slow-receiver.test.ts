@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import { DEFAULT_PUSH_TIMEOUT_MS, PushSender } from '../../src/a2a/push/push-sender.js';
 import { PushService } from '../../src/a2a/push/push-service.js';
 import { UrlGuard } from '../../src/a2a/push/url-guard.js';
-import { TaskStore } from '../../src/a2a/tasks/task-store.js';
+import { pushTaskHarness } from '../support/push-tasks.js';
 import type { ParleyServer } from '../../src/cli/serve.js';
 import { send } from '../a2a/hardening-support.js';
 import type { V03Task } from '../a2a/hardening-support.js';
@@ -120,35 +120,26 @@ describe('Security: a push receiver that trickles its answer', function () {
     const trickle = await tricklingReceiver(1_000);
     const logger = recordingLogger();
     const lines = logger.messages;
-    const store = new TaskStore();
+    const harness = await pushTaskHarness();
     const service = new PushService({
-      store,
+      ...harness,
       guard,
       sender: new PushSender({ guard, logger, timeoutMs: 60_000 }),
       logger,
       maxInFlight: 3,
     });
     try {
-      store.create(
-        {
-          id: 't1',
-          contextId: 'c1',
-          status: { state: 'working', timestamp: new Date().toISOString() },
-          history: [],
-          artifacts: [],
-        },
-        { owner: 'caller', contextKey: 'c1' },
-      );
+      await harness.create('t1', 'caller');
       for (let index = 0; index < 5; index += 1)
         await service.set({ taskId: 't1', url: trickle.url, version: '1.0' }, 'caller');
-      store.publish({
+      harness.publish({
         kind: 'status-update',
         taskId: 't1',
         contextId: 'c1',
         status: { state: 'input-required', timestamp: new Date().toISOString() },
         final: true,
       });
-      expect(service.inFlight).to.equal(3);
+      await waitUntil(() => service.inFlight === 3, 10_000);
       expect(lines.filter((line) => /too many deliveries under way/.test(line))).to.have.length(2);
       await waitUntil(() => trickle.open() === 3, 10_000);
       service.close();

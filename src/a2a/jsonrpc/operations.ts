@@ -42,11 +42,11 @@ export async function runOperation(
       return undefined;
     case 'get': {
       const query = codec.taskQuery(params);
-      return { result: codec.task(handler.getTask(query.id, caller, query.historyLength)) };
+      return { result: codec.task(await handler.getTask(query.id, caller, query.historyLength)) };
     }
     case 'list': {
       if (codec.version !== '1.0') throw notSupported('ListTasks is a v1.0 method.');
-      const listed = handler.listTasks({ ...listRequest(params), caller });
+      const listed = await handler.listTasks({ ...listRequest(params), caller });
       return {
         result: {
           tasks: listed.tasks.map((task) => codec.task(task)),
@@ -59,7 +59,7 @@ export async function runOperation(
     case 'cancel':
       return { result: codec.task(await handler.cancelTask(codec.taskId(params), caller)) };
     case 'subscribe':
-      subscribe(codec, call);
+      await subscribe(codec, call);
       return undefined;
     case 'pushSet':
     case 'pushGet':
@@ -83,7 +83,7 @@ function notSupported(message: string): A2aError {
 async function send(codec: WireCodec, call: CallContext): Promise<unknown> {
   const request = codec.sendRequest(call.params);
   const sent = await call.handler.sendMessage(await sendParams(request, call));
-  const task = request.blocking ? await sent.done : (call.handler.store.get(sent.task.id) ?? sent.task);
+  const task = request.blocking ? await sent.done : (call.handler.current(sent.task.id) ?? sent.task);
   return codec.sendResult(withHistory(task, request.historyLength));
 }
 
@@ -101,7 +101,7 @@ async function sendParams(request: SendRequest, call: CallContext): Promise<Send
       message: 'This agent does not send push notifications (push_notifications_enabled is off).',
     });
   const checked = await push.check(request.pushConfig);
-  return { ...params, beforeRun: (taskId) => void push.attach(taskId, checked, call.caller) };
+  return { ...params, beforeRun: async (taskId) => void (await push.attach(taskId, checked, call.caller)) };
 }
 
 /** the last event of a stream: a terminal or interrupted state */
@@ -131,11 +131,11 @@ async function stream(codec: WireCodec, call: CallContext): Promise<void> {
   for (const event of early) forward(sse, codec, event);
 }
 
-function subscribe(codec: WireCodec, call: CallContext): void {
+async function subscribe(codec: WireCodec, call: CallContext): Promise<void> {
   const id = codec.taskId(call.params);
   const opened: { sse?: SseStream } = {};
   const early: TaskEvent[] = [];
-  const subscription = call.handler.subscribe(id, call.caller, (event) => {
+  const subscription = await call.handler.subscribe(id, call.caller, (event) => {
     // the stream opens with the task; after that, a message continuing it (a new snapshot with the
     // message in its history) is told by the status updates that follow, not by another snapshot
     if (event.kind === 'task') return;

@@ -22,19 +22,19 @@ export async function pushOperation(
       return configJson(await push.set(readSetParams(call.params, version), call.caller), version);
     case 'pushGet': {
       const ref = readConfigRef(call.params, version);
-      return configJson(push.get(ref.taskId, ref.configId, call.caller), version);
+      return configJson(await push.get(ref.taskId, ref.configId, call.caller), version);
     }
     case 'pushList': {
-      const configs = push
-        .list(readListTaskId(call.params, version), call.caller)
-        .map((config) => configJson(config, version));
+      const configs = (await push.list(readListTaskId(call.params, version), call.caller)).map((config) =>
+        configJson(config, version),
+      );
       // v1.0 pages (one page holds them all: a task has few configs); v0.3 answers the list itself
       return version === '1.0' ? { configs, nextPageToken: '' } : configs;
     }
     case 'pushDelete': {
       const ref = readConfigRef(call.params, version);
       const configId = text(ref.configId, version === '1.0' ? 'id' : 'pushNotificationConfigId');
-      push.delete(ref.taskId, configId, call.caller);
+      await push.delete(ref.taskId, configId, call.caller);
       return null;
     }
   }

@@ -15,15 +15,27 @@ import { A2aError } from '../a2a-error.js';
 import { V03_CODEC } from '../jsonrpc/v03.js';
 import { V1_CODEC } from '../jsonrpc/v1.js';
 import type { Task, TaskEvent } from '../tasks/model.js';
-import type { TaskStore } from '../tasks/task-store.js';
+import type { TaskEvents } from '../tasks/task-events.js';
+import { DEFAULT_PUSH_LIMITS } from '../tasks/task-store.js';
+import type { PushLimits, PushPutOutcome, TaskStore } from '../tasks/task-store.js';
 import type { PushConfig, PushConfigFields, PushConfigInput } from './push-config.js';
 import type { PushDelivery, PushSender } from './push-sender.js';
-import { PushRegistry } from './push-registry.js';
-import type { PushLimits } from './push-registry.js';
 import type { UrlGuard } from './url-guard.js';
 
+/** What the push service needs of the tasks: the caller's own, and the copy a turn is changing. */
+export interface PushTasks {
+  /** the caller's task, undefined when missing or another caller's */
+  owned(taskId: string, caller: string): Promise<Task | undefined>;
+  /** the task as this process last changed it */
+  current(taskId: string): Task | undefined;
+}
+
 export interface PushServiceOptions {
+  /** where the configs live (shared by every process with a SQL store) */
   readonly store: TaskStore;
+  readonly tasks: PushTasks;
+  /** this process's task events: a turn that ends here notifies the task's configs */
+  readonly events: TaskEvents;
   readonly guard: UrlGuard;
   readonly sender: PushSender;
   readonly logger: Logger;
@@ -40,35 +52,25 @@ export const NOTIFICATION_TOKEN_HEADER = 'X-A2A-Notification-Token';
 
 export class PushService {
   private readonly options: PushServiceOptions;
-  private readonly registry: PushRegistry;
+  private readonly limits: PushLimits;
   private readonly maxInFlight: number;
-  private readonly subscriptions = new Map<string, () => void>();
   private readonly pending = new Set<Promise<boolean>>();
   /** aborted when the server shuts down: deliveries under way stop, none start */
   private readonly stopping = new AbortController();
 
   constructor(options: PushServiceOptions) {
     this.options = options;
-    this.registry = new PushRegistry(options.limits);
+    this.limits = options.limits ?? DEFAULT_PUSH_LIMITS;
     this.maxInFlight = options.maxInFlight ?? DEFAULT_MAX_DELIVERIES_IN_FLIGHT;
-    // a forgotten task takes its configs along: nothing is delivered for it, nothing lingers
-    options.store.onRemoved((ids) => {
-      this.registry.removeTasks(ids);
-      for (const id of ids) this.unsubscribe(id);
-    });
-  }
-
-  /** how many configs are held (all tasks) */
-  get size(): number {
-    return this.registry.size;
+    options.events.onEvery((event) => this.onEvent(event));
   }
 
   /** Checks the URL (form, allow-list, resolved addresses) and stores the caller's config for its task. */
   async set(input: PushConfigInput, caller: string): Promise<PushConfig> {
-    this.task(input.taskId, caller);
+    await this.task(input.taskId, caller);
     const checked = await this.check(input);
     // the task may have been forgotten while the name resolved
-    this.task(input.taskId, caller);
+    await this.task(input.taskId, caller);
     return this.attach(input.taskId, checked, caller);
   }
 
@@ -83,22 +85,17 @@ export class PushService {
     return { ...fields, url: url.href };
   }
 
-  /** Stores a checked config for the caller's task and follows the task's events. */
-  attach(taskId: string, checked: PushConfigFields, caller: string): PushConfig {
+  /** Stores a checked config for the caller's task; a new one beyond the limits is refused with -32602. */
+  async attach(taskId: string, checked: PushConfigFields, caller: string): Promise<PushConfig> {
     const config: PushConfig = { ...checked, taskId, id: checked.id ?? (this.options.newId ?? randomUUID)() };
-    this.registry.put(config, caller);
-    if (!this.subscriptions.has(taskId))
-      this.subscriptions.set(
-        taskId,
-        this.options.store.subscribe(taskId, (event) => this.onEvent(event)),
-      );
+    const outcome = await this.options.store.putPushConfig(config, caller, this.limits);
+    if (outcome.kind !== 'stored') throw refused(outcome, taskId);
     return config;
   }
 
   /** One of the caller's configs; without an id the task's first (v0.3 clients ask that way). */
-  get(taskId: string, configId: string | undefined, caller: string): PushConfig {
-    this.task(taskId, caller);
-    const forTask = this.registry.list(taskId, caller);
+  async get(taskId: string, configId: string | undefined, caller: string): Promise<PushConfig> {
+    const forTask = await this.list(taskId, caller);
     const found = configId === undefined ? forTask[0] : forTask.find((config) => config.id === configId);
     if (!found)
       throw new A2aError({
@@ -109,15 +106,16 @@ export class PushService {
     return found;
   }
 
-  list(taskId: string, caller: string): PushConfig[] {
-    this.task(taskId, caller);
-    return this.registry.list(taskId, caller);
+  async list(taskId: string, caller: string): Promise<PushConfig[]> {
+    await this.task(taskId, caller);
+    const configs = await this.options.store.pushConfigs(taskId);
+    return configs.filter((entry) => entry.owner === caller).map((entry) => entry.config);
   }
 
   /** Idempotent: deleting a config that is not there succeeds (spec/a2a.md §3 #10). */
-  delete(taskId: string, configId: string, caller: string): void {
-    this.task(taskId, caller);
-    if (this.registry.delete(taskId, configId, caller)) this.unsubscribe(taskId);
+  async delete(taskId: string, configId: string, caller: string): Promise<void> {
+    await this.task(taskId, caller);
+    await this.options.store.deletePushConfig(taskId, configId, caller);
   }
 
   /** how many deliveries are under way */
@@ -136,22 +134,34 @@ export class PushService {
   }
 
   /** the caller's task: another caller's is as unknown as a missing one */
-  private task(id: string, caller: string): Task {
-    const task = this.options.store.owned(id, caller);
+  private async task(id: string, caller: string): Promise<Task> {
+    const task = await this.options.tasks.owned(id, caller);
     if (!task) throw taskNotFound(id);
     return task;
   }
 
-  private unsubscribe(taskId: string): void {
-    this.subscriptions.get(taskId)?.();
-    this.subscriptions.delete(taskId);
-  }
-
+  /** runs inside the task's publish: reads the configs in the background, never throws into the turn */
   private onEvent(event: TaskEvent): void {
     if (event.kind !== 'status-update') return;
     if (event.status.state === 'working' || event.status.state === 'submitted') return;
-    const task = this.options.store.get(event.taskId);
+    const task = this.options.tasks.current(event.taskId);
     if (!task || this.stopping.signal.aborted) return;
+    this.options.store.pushConfigs(task.id).then(
+      (configs) =>
+        this.deliverAll(
+          task,
+          configs.map((entry) => entry.config),
+        ),
+      (error: unknown) =>
+        this.options.logger.error(
+          { taskId: task.id, reason: error instanceof Error ? error.message : String(error) },
+          'a2a push notification configs could not be read',
+        ),
+    );
+  }
+
+  private deliverAll(task: Task, configs: readonly PushConfig[]): void {
+    if (configs.length === 0 || this.stopping.signal.aborted) return;
     // one body per wire version, however many configs the task has
     const bodies = new Map<PushConfig['version'], string>();
     const bodyFor = (version: PushConfig['version']): string => {
@@ -163,7 +173,7 @@ export class PushService {
       bodies.set(version, body);
       return body;
     };
-    for (const config of this.registry.recipients(task.id)) {
+    for (const config of configs) {
       // each delivery holds its body until it is over: bounded, so slow receivers cannot pile them up
       if (this.pending.size >= this.maxInFlight) {
         this.options.logger.error(
@@ -172,7 +182,6 @@ export class PushService {
         );
         continue;
       }
-      // this runs inside the task store's publish: nothing a config holds may throw into the turn, and
       // the delivery runs in the background, where a rejection would be unhandled and end the process
       const failed = (error: unknown) => {
         this.options.logger.error(
@@ -223,4 +232,19 @@ function headersFor(config: PushConfig): Record<string, string> {
       ? { authorization: `${scheme} ${config.credentials}` }
       : {}),
   };
+}
+
+function refused(outcome: Exclude<PushPutOutcome, { kind: 'stored' }>, taskId: string): A2aError {
+  const messages = {
+    perTask: (max: number) => `A task has at most ${max} push notification configs; delete one first.`,
+    perCaller: (max: number) => `A caller holds at most ${max} push notification configs; delete one first.`,
+    total: (max: number) => `This agent holds its maximum of ${max} push notification configs.`,
+  };
+  const message =
+    outcome.kind === 'taken' ? 'That config id is taken.' : messages[outcome.limit](outcome.max);
+  return new A2aError({
+    reason: 'INVALID_PARAMS',
+    message,
+    metadata: { field: 'pushNotificationConfig', taskId },
+  });
 }

@@ -2,7 +2,8 @@
 import { A2aError } from '../a2a-error.js';
 import type { A2aMessage, Task } from './model.js';
 import { jsonBytes } from './task-size.js';
-import type { TaskStore } from './task-store.js';
+import type { LiveTasks } from './live-tasks.js';
+import type { TaskEvents } from './task-events.js';
 
 /** A message over `maxBytes` (its parts and metadata as JSON) is refused before anything runs. */
 export function refuseOversized(message: A2aMessage, maxBytes: number): void {
@@ -19,18 +20,23 @@ export function refuseOversized(message: A2aMessage, maxBytes: number): void {
  * The task once its last status of the turn is out (interrupted or terminal), which may come before
  * the turn ends: a timed-out or canceled task answers a blocking send at once.
  */
-export function whenSettled(store: TaskStore, taskId: string, turn: Promise<void>): Promise<Task> {
-  let last = store.get(taskId) as Task;
+export function whenSettled(
+  tasks: { readonly live: LiveTasks; readonly events: TaskEvents },
+  taskId: string,
+  turn: Promise<void>,
+): Promise<Task> {
+  const { live, events } = tasks;
+  let last = live.get(taskId) as Task;
   return new Promise((resolve) => {
-    const stop = store.subscribe(taskId, (event) => {
-      last = store.get(taskId) ?? last;
+    const stop = events.subscribe(taskId, (event) => {
+      last = live.get(taskId) ?? last;
       if (event.kind !== 'status-update' || !event.final) return;
       stop();
       resolve(last);
     });
     const end = (): void => {
       stop();
-      resolve(store.get(taskId) ?? last);
+      resolve(live.get(taskId) ?? last);
     };
     void turn.then(end, end);
   });

@@ -1,24 +1,18 @@
 /**
- * The tasks of this process, in memory (Rasa keeps A2A state per process too; the start-up guardrail
- * refuses several workers). Every change goes through `publish`, which applies the event to the stored
- * task and hands it to the task's subscribers in order, so all streams of a task see the same sequence.
- * Each task belongs to the caller that created it and knows its size in bytes (as JSON), so that the
- * limits of task-retention.ts can be byte limits; a history over `maxHistoryBytes` loses its oldest
- * messages.
+ * Where the A2A state lives: tasks (with history and artifacts), contexts (each one conversation, the
+ * `max_contexts` cap, and the claim of the process running its turn), the messageId replay entries and
+ * the push notification configs. Adapters: memory (one process; memory/memory-task-store.ts) and SQL
+ * (SQLite or PostgreSQL next to the trackers; sql/sql-task-store.ts), so that a restart loses nothing
+ * and any replica can serve any turn. One contract suite (test/a2a/task-store-contract.ts) holds every
+ * adapter to the same rules.
+ *
+ * The store keeps state, not subscribers: the events of a running task go to the process's own
+ * listeners (task-events.ts). A claim is a lease: the process running a context's turn holds it until
+ * the turn is over or the lease lapses (the process died), so a second message finds the context busy
+ * wherever it lands.
  */
-import { TERMINAL_STATES } from './model.js';
-import type { Artifact, Task, TaskEvent, TaskState } from './model.js';
-import { TaskSize } from './task-size.js';
-
-export type TaskListener = (event: TaskEvent) => void;
-
-export interface ListQuery {
-  readonly owner: string;
-  readonly contextId?: string;
-  readonly state?: TaskState;
-  /** only tasks whose status changed at or after this time (ms since the epoch) */
-  readonly statusAfter?: number;
-}
+import type { PushConfig } from '../push/push-config.js';
+import type { Task, TaskState } from './model.js';
 
 /** whose a task is: the caller that created it, and the context (conversation) it runs in */
 export interface TaskOwnership {
@@ -27,163 +21,174 @@ export interface TaskOwnership {
   readonly contextKey: string;
 }
 
-/** a stored task with its ownership and size */
 export interface StoredTask extends TaskOwnership {
   readonly task: Task;
+  /** the task's size as JSON */
   readonly bytes: number;
+  /** when the task times out (ms since the epoch); undefined: never */
+  readonly deadline?: number;
 }
 
-interface Entry extends TaskOwnership {
-  task: Task;
-  readonly size: TaskSize;
+export interface ContextIdentity {
+  /** the conversation id (sender id), unique across callers */
+  readonly key: string;
+  /** the id the caller knows the context by */
+  readonly contextId: string;
+  readonly owner: string;
 }
 
-export class TaskStore {
-  private readonly entries = new Map<string, Entry>();
-  private readonly listeners = new Map<string, Set<TaskListener>>();
-  private readonly removalListeners = new Set<(ids: readonly string[]) => void>();
-  private readonly maxHistoryBytes: number;
-  private bytes = 0;
-
-  constructor(options: { readonly maxHistoryBytes?: number } = {}) {
-    this.maxHistoryBytes = options.maxHistoryBytes ?? Number.POSITIVE_INFINITY;
-  }
-
-  get(id: string): Task | undefined {
-    return this.entries.get(id)?.task;
-  }
-
-  /** The task when it belongs to `owner`; another caller's task is as unknown as a missing one. */
-  owned(id: string, owner: string): Task | undefined {
-    const entry = this.entries.get(id);
-    return entry && entry.owner === owner ? entry.task : undefined;
-  }
-
-  ownershipOf(id: string): TaskOwnership | undefined {
-    const entry = this.entries.get(id);
-    return entry ? { owner: entry.owner, contextKey: entry.contextKey } : undefined;
-  }
-
-  bytesOf(id: string): number {
-    return this.entries.get(id)?.size.total ?? 0;
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  /** the bytes of every task held */
-  get totalBytes(): number {
-    return this.bytes;
-  }
-
-  /** Stores a new task and announces it with its first event. */
-  create(task: Task, ownership: TaskOwnership): void {
-    const size = new TaskSize();
-    const entry: Entry = { task: this.sized(size, task), ...ownership, size };
-    this.entries.set(task.id, entry);
-    this.bytes += size.total;
-    this.emit(task.id, { kind: 'task', task: entry.task });
-  }
-
-  /** Applies an update to its task and tells the subscribers; a terminal task changes no more. */
-  publish(event: TaskEvent): Task | undefined {
-    const id = event.kind === 'task' ? event.task.id : event.taskId;
-    const entry = this.entries.get(id);
-    if (!entry) return undefined;
-    if (TERMINAL_STATES.has(entry.task.status.state) && event.kind !== 'task') return entry.task;
-    const before = entry.size.total;
-    entry.task = this.sized(entry.size, apply(entry.task, event));
-    this.bytes += entry.size.total - before;
-    this.emit(id, event);
-    return entry.task;
-  }
-
-  /** Hears the task's next events; returns the function that stops it. */
-  subscribe(id: string, listener: TaskListener): () => void {
-    let set = this.listeners.get(id);
-    if (!set) {
-      set = new Set();
-      this.listeners.set(id, set);
-    }
-    set.add(listener);
-    return () => {
-      set.delete(listener);
-      if (set.size === 0) this.listeners.delete(id);
-    };
-  }
-
-  /** Hears which tasks are forgotten (push configs go with their task). */
-  onRemoved(listener: (ids: readonly string[]) => void): () => void {
-    this.removalListeners.add(listener);
-    return () => this.removalListeners.delete(listener);
-  }
-
-  list(query: ListQuery): Task[] {
-    const found: Task[] = [];
-    for (const { task, owner } of this.entries.values())
-      if (
-        owner === query.owner &&
-        (query.contextId === undefined || task.contextId === query.contextId) &&
-        (query.state === undefined || task.status.state === query.state) &&
-        (query.statusAfter === undefined || Date.parse(task.status.timestamp) >= query.statusAfter)
-      )
-        found.push(task);
-    // newest status first (spec/a2a.md §2.4); ties keep creation order reversed, which is stable
-    return found.reverse().sort((a, b) => Date.parse(b.status.timestamp) - Date.parse(a.status.timestamp));
-  }
-
-  /** the tasks in the order they were created */
-  *oldestFirst(): IterableIterator<StoredTask> {
-    for (const { task, owner, contextKey, size } of this.entries.values())
-      yield { task, owner, contextKey, bytes: size.total };
-  }
-
-  /** Forgets tasks (their context was evicted, or they are beyond the retention limits). */
-  remove(ids: Iterable<string>): void {
-    const removed: string[] = [];
-    for (const id of ids) {
-      const entry = this.entries.get(id);
-      if (!entry) continue;
-      this.bytes -= entry.size.total;
-      this.entries.delete(id);
-      this.listeners.delete(id);
-      removed.push(id);
-    }
-    if (removed.length > 0) for (const listener of [...this.removalListeners]) listener(removed);
-  }
-
-  /** the task with its history cut to the byte limit, its size measured */
-  private sized(size: TaskSize, task: Task): Task {
-    const kept = size.measure(task, this.maxHistoryBytes);
-    return kept === task.history ? task : { ...task, history: kept };
-  }
-
-  private emit(id: string, event: TaskEvent): void {
-    for (const listener of [...(this.listeners.get(id) ?? [])]) listener(event);
-  }
+export interface ContextClaim {
+  /** the process holding it */
+  readonly holder: string;
+  /** ms since the epoch; a claim past it has lapsed */
+  readonly until: number;
 }
 
-function apply(task: Task, event: TaskEvent): Task {
-  switch (event.kind) {
-    case 'task':
-      return event.task;
-    case 'status-update': {
-      // the agent's answer of a turn becomes part of the history (as a2a-js does); the progress messages
-      // of a working status are only the pieces of that answer, streamed as they were produced
-      const message = event.status.state === 'working' ? undefined : event.status.message;
-      return { ...task, status: event.status, history: message ? [...task.history, message] : task.history };
-    }
-    case 'artifact-update':
-      return { ...task, artifacts: mergeArtifact(task.artifacts, event.artifact, event.append) };
-  }
+export interface StoredContext extends ContextIdentity {
+  /** task ids, oldest first */
+  readonly taskIds: readonly string[];
+  readonly claim?: ContextClaim;
 }
 
-function mergeArtifact(artifacts: readonly Artifact[], artifact: Artifact, append: boolean): Artifact[] {
-  const index = artifacts.findIndex((item) => item.artifactId === artifact.artifactId);
-  if (index < 0) return [...artifacts, artifact];
-  const merged = artifacts.slice();
-  const earlier = artifacts[index] as Artifact;
-  merged[index] = append ? { ...earlier, parts: [...earlier.parts, ...artifact.parts] } : artifact;
-  return merged;
+/** why a context was evicted: idle under the cap, a caller over its fair share, or memory */
+export type EvictionReason = 'idle' | 'fair_share' | 'memory';
+
+/**
+ * A context the store made room without. Its open tasks must be ended by the handler (failed, saying
+ * why): with `fair_share` they stay stored (their caller learns why); otherwise the store has removed
+ * them with the context, and the failure only reaches the tasks' listeners.
+ */
+export interface Eviction {
+  readonly context: ContextIdentity;
+  readonly reason: EvictionReason;
+  /** its tasks that were not terminal, as they were */
+  readonly openTasks: readonly StoredTask[];
+}
+
+export interface ClaimRequest extends ContextIdentity {
+  readonly holder: string;
+  readonly now: number;
+  readonly leaseMs: number;
+  /** 0: no cap */
+  readonly maxContexts: number;
+}
+
+export type ClaimOutcome =
+  | { readonly kind: 'claimed'; readonly context: StoredContext; readonly evictions: readonly Eviction[] }
+  /** another turn holds the context and its lease has not lapsed */
+  | { readonly kind: 'busy' }
+  /** the key is another caller's context (only possible with context_id_as_sender_id) */
+  | { readonly kind: 'other_owner' }
+  /** the cap is reached and no context could be evicted for this caller */
+  | { readonly kind: 'full'; readonly cap: number; readonly share: number };
+
+export interface ReplayEntry {
+  readonly fingerprint: string;
+  readonly taskId: string;
+  /** the task as answered once the turn was over; undefined while it runs (or if its process died) */
+  readonly answer?: Task;
+}
+
+export interface ReplayKey {
+  /** where a messageId is unique: the caller and the context's conversation */
+  readonly scope: string;
+  readonly messageId: string;
+}
+
+export interface SaveOptions {
+  /** records a message's replay entry (no answer yet) in the same write */
+  readonly replay?: ReplayKey & { readonly fingerprint: string; readonly expiresAt: number };
+  /** makes the saved task the answer of an existing replay entry, in the same write */
+  readonly answers?: ReplayKey;
+}
+
+export interface ListQuery {
+  readonly owner: string;
+  readonly contextId?: string;
+  readonly state?: TaskState;
+  /** only tasks whose status changed at or after this time (ms since the epoch) */
+  readonly statusAfter?: number;
+  readonly offset: number;
+  readonly limit: number;
+}
+
+export interface TaskPage {
+  /** newest status first; ties in creation order, newest first */
+  readonly tasks: readonly Task[];
+  /** how many tasks match the query */
+  readonly total: number;
+}
+
+export interface TrimResult {
+  /** tasks forgotten beyond the retention limits */
+  readonly removed: readonly string[];
+  /** contexts evicted for memory (the memory store only) */
+  readonly evictions: readonly Eviction[];
+}
+
+export interface PushLimits {
+  readonly perTask: number;
+  /** so that one caller cannot take every config of the server */
+  readonly perCaller: number;
+  readonly total: number;
+}
+
+/** a config holds at most ~7.5 kB (push-config.ts), so the configs hold ~30 MB at the very most */
+export const DEFAULT_PUSH_LIMITS: PushLimits = { perTask: 10, perCaller: 1_000, total: 4_000 };
+
+export type PushPutOutcome =
+  | { readonly kind: 'stored' }
+  /** the config id is another caller's */
+  | { readonly kind: 'taken' }
+  | { readonly kind: 'full'; readonly limit: 'perTask' | 'perCaller' | 'total'; readonly max: number };
+
+export interface OwnedPushConfig {
+  readonly config: PushConfig;
+  readonly owner: string;
+}
+
+export interface TaskStoreStats {
+  readonly contexts: number;
+  readonly tasks: number;
+  readonly taskBytes: number;
+  readonly replayBytes: number;
+  readonly pushConfigs: number;
+}
+
+export interface TaskStore {
+  /** "memory", "sqlite at …", "postgresql at …": for the startup log */
+  describe(): string;
+
+  getTask(id: string): Promise<StoredTask | undefined>;
+  listTasks(query: ListQuery): Promise<TaskPage>;
+  /** Creates or replaces a task; a new one joins its context's tasks (the context must exist). */
+  saveTask(task: StoredTask, options?: SaveOptions): Promise<void>;
+  /** Forgets tasks, their push configs with them (replay answers stay until they expire). */
+  removeTasks(ids: readonly string[]): Promise<void>;
+  /** Applies the retention limits to a context after its tasks changed. */
+  trim(contextKey: string, now: number): Promise<TrimResult>;
+
+  getContext(key: string): Promise<StoredContext | undefined>;
+  /** Opens the context (making room under the cap) or reopens it, marks it used, and claims it. */
+  claimContext(request: ClaimRequest): Promise<ClaimOutcome>;
+  /** Extends the holder's claims on these contexts. */
+  renewClaims(keys: readonly string[], holder: string, until: number): Promise<void>;
+  /** Ends the holder's claim; a context left without tasks is forgotten. */
+  releaseContext(key: string, holder: string): Promise<void>;
+
+  getReplay(key: ReplayKey, now: number): Promise<ReplayEntry | undefined>;
+
+  putPushConfig(config: PushConfig, owner: string, limits: PushLimits): Promise<PushPutOutcome>;
+  /** the task's configs, every caller's, in the order they were set */
+  pushConfigs(taskId: string): Promise<readonly OwnedPushConfig[]>;
+  deletePushConfig(taskId: string, configId: string, owner: string): Promise<void>;
+
+  /**
+   * Open tasks that need ending by whichever process is alive: past their deadline, or in a context
+   * whose claim lapsed while the task was `submitted` or `working` (its process died mid-turn).
+   */
+  overdueTasks(now: number, limit: number): Promise<readonly StoredTask[]>;
+
+  stats(): Promise<TaskStoreStats>;
+  close(): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import type { SchemaObject } from 'ajv';
 import {
   A2A_AUTH_KEYS,
+  A2A_TASK_STORE_CHOICES,
   BYTE_LIMIT_PATTERN,
   HOST_PATTERN,
   JWKS_ALGORITHMS,
@@ -201,5 +202,12 @@ export const a2aServerSchema: SchemaObject = {
     max_task_history_bytes: byteLimit("how much of a task's history is kept; older messages are dropped"),
     max_context_bytes: byteLimit("a context's tasks in memory; its oldest finished tasks are forgotten"),
     max_task_memory_bytes: byteLimit('all A2A tasks in memory; the oldest finished tasks are forgotten'),
+    task_store: coded('A2A_CONFIG_INVALID', {
+      type: 'string',
+      enum: [...A2A_TASK_STORE_CHOICES],
+      'x-expected': 'tracker_store or in_memory',
+      'x-hint':
+        'tracker_store keeps A2A tasks with the conversations (shared by every process of a SQL store)',
+    }),
   },
 };

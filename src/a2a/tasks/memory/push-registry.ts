@@ -4,34 +4,15 @@
  * turn cannot be made to send thousands of POSTs and configs cannot pile up; a task's configs go when
  * the task is forgotten.
  */
-import { A2aError } from '../a2a-error.js';
-import type { PushConfig } from './push-config.js';
-
-export interface PushLimits {
-  readonly perTask: number;
-  /** so that one caller cannot take every config of the server */
-  readonly perCaller: number;
-  readonly total: number;
-}
-
-/** a config holds at most ~7.5 kB (push-config.ts), so the configs hold ~30 MB at the very most */
-export const DEFAULT_PUSH_LIMITS: PushLimits = { perTask: 10, perCaller: 1_000, total: 4_000 };
-
-interface Owned {
-  readonly config: PushConfig;
-  readonly owner: string;
-}
+import type { PushConfig } from '../../push/push-config.js';
+import { DEFAULT_PUSH_LIMITS } from '../task-store.js';
+import type { OwnedPushConfig, PushLimits, PushPutOutcome } from '../task-store.js';
 
 export class PushRegistry {
   /** task id → config id → config */
-  private readonly byTask = new Map<string, Map<string, Owned>>();
-  private readonly limits: PushLimits;
+  private readonly byTask = new Map<string, Map<string, OwnedPushConfig>>();
   private count = 0;
   private readonly perCaller = new Map<string, number>();
-
-  constructor(limits: PushLimits = DEFAULT_PUSH_LIMITS) {
-    this.limits = limits;
-  }
 
   get size(): number {
     return this.count;
@@ -41,24 +22,22 @@ export class PushRegistry {
     return this.byTask.has(taskId);
   }
 
-  /** Adds or replaces (same id) a config; a new one beyond the limits is refused with -32602. */
-  put(config: PushConfig, owner: string): void {
-    const forTask = this.byTask.get(config.taskId) ?? new Map<string, Owned>();
+  /** Adds or replaces (same id) a config; a new one beyond the limits is refused. */
+  put(config: PushConfig, owner: string, limits: PushLimits = DEFAULT_PUSH_LIMITS): PushPutOutcome {
+    const forTask = this.byTask.get(config.taskId) ?? new Map<string, OwnedPushConfig>();
     const replacing = forTask.get(config.id);
-    if (replacing && replacing.owner !== owner) throw full('That config id is taken.', config.taskId);
-    if (!replacing && forTask.size >= this.limits.perTask)
-      throw full(
-        `A task has at most ${this.limits.perTask} push notification configs; delete one first.`,
-        config.taskId,
-      );
-    if (!replacing && this.count >= this.limits.total)
-      throw full(
-        `This agent holds its maximum of ${this.limits.total} push notification configs.`,
-        config.taskId,
-      );
-    if (!replacing) this.count += 1;
+    if (replacing && replacing.owner !== owner) return { kind: 'taken' };
+    if (!replacing) {
+      if (forTask.size >= limits.perTask) return { kind: 'full', limit: 'perTask', max: limits.perTask };
+      if ((this.perCaller.get(owner) ?? 0) >= limits.perCaller)
+        return { kind: 'full', limit: 'perCaller', max: limits.perCaller };
+      if (this.count >= limits.total) return { kind: 'full', limit: 'total', max: limits.total };
+      this.count += 1;
+      this.perCaller.set(owner, (this.perCaller.get(owner) ?? 0) + 1);
+    }
     forTask.set(config.id, { config, owner });
     this.byTask.set(config.taskId, forTask);
+    return { kind: 'stored' };
   }
 
   /** the owner's configs of the task, in the order they were set */
@@ -69,8 +48,8 @@ export class PushRegistry {
   }
 
   /** every config of the task, whoever set it: where its notifications go */
-  recipients(taskId: string): PushConfig[] {
-    return [...(this.byTask.get(taskId)?.values() ?? [])].map((entry) => entry.config);
+  recipients(taskId: string): OwnedPushConfig[] {
+    return [...(this.byTask.get(taskId)?.values() ?? [])];
   }
 
   /** Removes the owner's config; true when the task has no config left. */
@@ -97,12 +76,4 @@ export class PushRegistry {
     if (held > 0) this.perCaller.set(owner, held);
     else this.perCaller.delete(owner);
   }
-}
-
-function full(message: string, taskId: string): A2aError {
-  return new A2aError({
-    reason: 'INVALID_PARAMS',
-    message,
-    metadata: { field: 'pushNotificationConfig', taskId },
-  });
 }

@@ -5,18 +5,27 @@
  */
 import type { A2aServerConfig } from '../a2a/config.js';
 import { MemoryTaskStore } from '../a2a/tasks/memory/memory-task-store.js';
+import { SqlTaskStore } from '../a2a/tasks/sql/sql-task-store.js';
 import type { TaskStore } from '../a2a/tasks/task-store.js';
 import type { TrackerStore } from '../core/ports.js';
+import { SqlTrackerStore } from '../stores/sql/sql-tracker-store.js';
 
 export function openTaskStore(options: {
   readonly trackerStore: TrackerStore;
   readonly config: A2aServerConfig;
   readonly now?: () => number;
 }): TaskStore {
-  const { config } = options;
+  const { config, trackerStore } = options;
+  const now = options.now ?? Date.now;
+  if (config.taskStore === 'tracker_store' && trackerStore instanceof SqlTrackerStore)
+    return new SqlTaskStore({
+      database: trackerStore.database,
+      limits: { maxContextBytes: config.limits.maxContextBytes },
+      now,
+    });
   return new MemoryTaskStore({
     replayTtlSeconds: config.messageCacheTtlSeconds,
-    now: options.now ?? Date.now,
+    now,
     limits: {
       maxContextBytes: config.limits.maxContextBytes,
       maxTotalBytes: config.limits.maxTaskMemoryBytes,

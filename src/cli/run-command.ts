@@ -27,7 +27,11 @@ export interface RunFlags extends ProjectFlags, LoggingFlags {
   readonly sslPassword?: string;
   readonly rasaVersion?: string;
   readonly metricsWithoutAuth?: boolean;
+  readonly workers: string;
 }
+
+/** more processes than this would fight over the cores rather than use them */
+const MAX_WORKERS = 64;
 
 /** `parley run`: serves the assistant (channels, HTTP API, A2A) on one port, with Rasa's flags. */
 export function runCommand(io: CliIo, signals: NodeJS.EventEmitter = process): Command {
@@ -62,7 +66,8 @@ export function runCommand(io: CliIo, signals: NodeJS.EventEmitter = process): C
     .option(
       '--metrics-without-auth',
       'serve /metrics without the HTTP API auth (for a scraper on a private network)',
-    );
+    )
+    .option('--workers <n>', 'worker processes serving the port (needs stores every worker shares)', '1');
   return addLoggingOptions(command).action(async (flags: RunFlags) => {
     io.setExitCode(await runServer(io, flags, signals));
   });
@@ -79,9 +84,20 @@ async function runServer(io: CliIo, flags: RunFlags, signals: NodeJS.EventEmitte
     io.stderr(`parley run: ${tls}\n`);
     return 2;
   }
+  const workers = Number(flags.workers);
+  if (!Number.isInteger(workers) || workers < 1 || workers > MAX_WORKERS) {
+    io.stderr(
+      `parley run: --workers must be a whole number from 1 to ${MAX_WORKERS}, not '${flags.workers}'.\n`,
+    );
+    return 2;
+  }
   const level = requestedLogLevel(flags);
   const { createLogger } = await import('./logger.js');
   const logger = createLogger({ defaultLevel: 'info', ...(level ? { level } : {}) });
+  if (workers > 1 && !(await import('./workers.js')).isWorker()) {
+    const { runPrimary } = await import('./run-workers.js');
+    return runPrimary(io, { flags, workers, host: flags.interface, tls: tls !== undefined, logger, signals });
+  }
   // every request path catches its own failures; should one slip through, it is a bug to report, not a
   // reason for one caller to take the server down for every other caller
   const onUnhandled = (reason: unknown) => {
@@ -141,6 +157,7 @@ async function serveUntilStopped(
     signals.once('SIGINT', () => stop('SIGINT'));
   });
   io.stdout('Parley server stopped.\n');
+  (await import('./workers.js')).leaveCluster();
   return 0;
 }
 

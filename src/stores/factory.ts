@@ -37,7 +37,7 @@ export interface Described {
   close?(): Promise<void>;
 }
 
-const MEMORY_TYPES = new Set(['in_memory', 'memory', 'inmemory']);
+export const MEMORY_TYPES: ReadonlySet<string> = new Set(['in_memory', 'memory', 'inmemory']);
 const LOCK_TIMING_KEYS = ['wait_timeout'];
 
 export function createTrackerStore(options: StoreFactoryOptions): TrackerStore & Described {

@@ -158,7 +158,16 @@ describe('SqlTrackerStore failures', function () {
         database.url,
         "SELECT table_name FROM information_schema.tables WHERE table_schema = 'bots'",
       );
-      expect(tables.sort()).to.deep.equal(['events', 'parley_migrations', 'tracker_snapshots']);
+      expect(tables.sort()).to.deep.equal([
+        'a2a_context_tally',
+        'a2a_contexts',
+        'a2a_push_configs',
+        'a2a_replays',
+        'a2a_tasks',
+        'events',
+        'parley_migrations',
+        'tracker_snapshots',
+      ]);
       // the public schema's tables (of the first store) do not see the conversation
       expect(await setup.loadAll('a')).to.deep.equal([]);
     });

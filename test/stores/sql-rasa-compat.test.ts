@@ -263,6 +263,7 @@ describe('SqlTrackerStore reads a database written by Rasa', () => {
         '2 events seq',
         '3 tracker snapshots',
         '4 no second sender_id index',
+        '5 a2a task store',
       ]);
     });
   });

@@ -6,6 +6,7 @@
  */
 import type { Knex } from 'knex';
 import { AppError } from '../../core/errors.js';
+import { A2A_TASK_TABLES } from './a2a-task-tables.js';
 
 export type Dialect = 'sqlite' | 'postgresql';
 
@@ -101,6 +102,12 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 4,
     name: 'no second sender_id index',
     statements: both(['DROP INDEX IF EXISTS ix_events_sender_id']),
+  },
+  {
+    // the A2A task store's contexts, tasks, replay entries and push configs (a2a-task-tables.ts)
+    version: 5,
+    name: 'a2a task store',
+    statements: A2A_TASK_TABLES,
   },
 ];
 

@@ -14,13 +14,13 @@
 import type { EventRow, SnapshotRow } from './event-rows.js';
 import type { RecentRow } from './sqlite-statements.js';
 
-/** What this module needs of a pg Client. */
+/** What the SQL stores need of a pg Client: a statement, named to be prepared once per connection. */
 export interface PostgresConnection {
   query(config: {
-    readonly name: string;
+    readonly name?: string;
     readonly text: string;
-    readonly values: readonly unknown[];
-  }): Promise<{ readonly rows: unknown[] }>;
+    readonly values?: readonly unknown[];
+  }): Promise<{ readonly rows: unknown[]; readonly rowCount: number | null }>;
 }
 
 /** The snapshot row (seq -1) followed by the events from the one before the snapshot on, in one read. */

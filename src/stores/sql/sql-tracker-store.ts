@@ -19,16 +19,10 @@ import type { StoreLogger } from '../store-logger.js';
 import { SILENT_STORE_LOGGER } from '../store-logger.js';
 import { eventRow, eventsOfRows } from './event-rows.js';
 import type { EventRow, SnapshotRow, StoredEventRow } from './event-rows.js';
-import { migrate } from './migrations.js';
 import type { ConnectionLimits } from './sql-connection.js';
-import {
-  DEFAULT_LIMITS,
-  assertSchemaExists,
-  ensurePostgresDatabase,
-  ensureSqliteFolder,
-  openKnex,
-} from './sql-connection.js';
-import { isConnectionError, isMissingTable, isTimeout, isUniqueViolation, storeError } from './sql-errors.js';
+import { SqlDatabase } from './sql-database.js';
+import type { RunOptions } from './sql-database.js';
+import { isUniqueViolation } from './sql-errors.js';
 import type { SqlTarget } from './sql-target.js';
 import { LAST_SEQ, SqliteStatements } from './sqlite-statements.js';
 import type { LastSeqRow, SqliteConnection } from './sqlite-statements.js';
@@ -46,29 +40,20 @@ export interface SqlTrackerStoreOptions {
 /** Rasa's sender_id column is VARCHAR(255). */
 export const MAX_CONVERSATION_ID_LENGTH = 255;
 
-/** What the store needs of knex's client to borrow a pool connection for its own statements. */
-interface PooledClient<Connection> {
-  acquireConnection(): Promise<Connection>;
-  releaseConnection(connection: Connection): Promise<unknown>;
-}
-
 export class SqlTrackerStore implements TrackerStore {
   readonly target: SqlTarget;
-  private readonly db: Knex;
+  /** the database, shared with the SQL A2A task store (which never closes it) */
+  readonly database: SqlDatabase;
   private readonly logger: StoreLogger;
-  private readonly limits: ConnectionLimits;
   private readonly now: () => number;
-  private ready: Promise<void> | undefined;
-  private closed = false;
   /** per SQLite connection (knex may replace a broken one) */
   private readonly sqliteStatements = new WeakMap<SqliteConnection, SqliteStatements>();
 
   constructor(options: SqlTrackerStoreOptions) {
     this.target = options.target;
     this.logger = options.logger ?? SILENT_STORE_LOGGER;
-    this.limits = { ...DEFAULT_LIMITS, ...options.limits };
     this.now = options.now ?? (() => Date.now() / 1000);
-    this.db = openKnex(options.target, this.limits, this.logger);
+    this.database = new SqlDatabase(options);
   }
 
   /** "sqlite at /srv/bot/.parley/tracker.db", "postgresql at host:5432/db": for the startup log */
@@ -196,77 +181,11 @@ export class SqlTrackerStore implements TrackerStore {
   }
 
   async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    await this.db.destroy();
+    await this.database.close();
   }
 
-  private async run<T>(
-    operation: string,
-    work: (db: Knex) => Promise<T>,
-    options: { retry?: boolean } = {},
-  ): Promise<T> {
-    if (this.closed)
-      throw new AppError({
-        code: 'STORE_UNAVAILABLE',
-        message: `The tracker store (${this.describe()}) is closed.`,
-      });
-    try {
-      await this.ensureReady();
-      return await work(this.db);
-    } catch (error) {
-      if (isMissingTable(error)) this.ready = undefined;
-      // a read that met a connection the server had closed gets one more try on a fresh one (not one
-      // that timed out: the database is not answering, and the turn should fail now, not in twice the time)
-      const lost = (isConnectionError(error) && !isTimeout(error)) || isMissingTable(error);
-      if (options.retry && lost && !this.closed) {
-        this.logger.warn({ operation, error: String(error) }, 'tracker store connection lost: retrying once');
-        try {
-          await this.ensureReady();
-          return await work(this.db);
-        } catch (second) {
-          throw storeError(second, this.label(), operation);
-        }
-      }
-      throw storeError(error, this.label(), operation);
-    }
-  }
-
-  private label(): string {
-    return `tracker store (${this.describe()})`;
-  }
-
-  private ensureReady(): Promise<void> {
-    this.ready ??= this.initialise().catch((error: unknown) => {
-      this.ready = undefined;
-      throw storeError(error, this.label(), 'open the database');
-    });
-    return this.ready;
-  }
-
-  private async initialise(): Promise<void> {
-    const target = this.target;
-    if (target.dialect === 'postgresql') {
-      if (await ensurePostgresDatabase(target, this.limits))
-        this.logger.info({ database: target.database }, 'created the tracker store database (login_db)');
-      await assertSchemaExists(this.db, target);
-    } else {
-      ensureSqliteFolder(target);
-    }
-    // a migration may rightly keep a connection silent for long (a big table, another process's
-    // migration lock): it gets its own connection without the silence timeout
-    const migrator =
-      target.dialect === 'postgresql'
-        ? openKnex(target, { ...this.limits, poolSize: 1, silenceTimeoutMs: 0 }, this.logger)
-        : this.db;
-    let applied: string[];
-    try {
-      applied = await migrate(migrator, target.dialect, { now: this.now });
-    } finally {
-      if (migrator !== this.db) await migrator.destroy();
-    }
-    if (applied.length > 0)
-      this.logger.info({ store: this.describe(), migrations: applied }, 'tracker store schema migrated');
+  private run<T>(operation: string, work: (db: Knex) => Promise<T>, options: RunOptions = {}): Promise<T> {
+    return this.database.run(operation, work, options);
   }
 
   private async eventRows(db: Knex, conversationId: string): Promise<StoredEventRow[]> {
@@ -313,7 +232,7 @@ export class SqlTrackerStore implements TrackerStore {
    * prepared once for that connection: knex's own queries wait until it is released.
    */
   private withSqlite<T>(work: (statements: SqliteStatements) => T): Promise<T> {
-    return this.withConnection<SqliteConnection, T>((connection) => {
+    return this.database.withSqlite((connection) => {
       let statements = this.sqliteStatements.get(connection);
       if (!statements) {
         statements = new SqliteStatements(connection);
@@ -325,17 +244,7 @@ export class SqlTrackerStore implements TrackerStore {
 
   /** Runs named prepared statements on a connection of knex's pool (knex drops one that broke). */
   private withPostgres<T>(work: (connection: PostgresConnection) => Promise<T>): Promise<T> {
-    return this.withConnection(work);
-  }
-
-  private async withConnection<Connection, T>(work: (connection: Connection) => T | Promise<T>): Promise<T> {
-    const client = this.db.client as PooledClient<Connection>;
-    const connection = await client.acquireConnection();
-    try {
-      return await work(connection);
-    } finally {
-      await client.releaseConnection(connection);
-    }
+    return this.database.withPostgres(work);
   }
 }
 

@@ -7,16 +7,17 @@
 import { EVENT_COLUMNS, eventRowValues } from './event-rows.js';
 import type { EventRow, SnapshotRow, StoredEventRow } from './event-rows.js';
 
-/** What this module needs of a better-sqlite3 Database (the package ships no types). */
+/** What the SQL stores need of a better-sqlite3 Database (the package ships no types). */
 export interface SqliteConnection {
   prepare(source: string): SqliteStatement;
   transaction<A extends unknown[], R>(work: (...args: A) => R): (...args: A) => R;
+  readonly inTransaction: boolean;
 }
 
-interface SqliteStatement {
+export interface SqliteStatement {
   all(...parameters: unknown[]): unknown[];
   get(...parameters: unknown[]): unknown;
-  run(...parameters: unknown[]): unknown;
+  run(...parameters: unknown[]): { readonly changes: number };
 }
 
 export type RecentRow = StoredEventRow & { readonly event_count: number | string | null };

@@ -1,25 +1,41 @@
 /**
- * Statements on one borrowed connection, the same way for both drivers, without knex's query building:
- * SQLite statements are prepared once per connection and run synchronously; PostgreSQL statements are
- * named prepared statements (pg prepares a name once per connection). Statement texts use `?` for their
- * parameters (the PostgreSQL runner numbers them `$1…`), so most of the task store's SQL is written once;
- * PostgreSQL-only texts may use `$n` themselves.
+ * Statements on one borrowed connection, the same way for both drivers, without knex's query building.
+ *
+ * The task store writes what it does as a script: a generator that yields statements and is handed
+ * each one's result (`const [row] = yield* rows(...)`). The SQLite runner drives a script
+ * synchronously, with statements prepared once per connection, so a transaction never waits for the
+ * event loop while it holds the file's write lock (better-sqlite3 is synchronous: a second connection
+ * waiting for that lock in the same process would otherwise block the loop the first one needs). The
+ * PostgreSQL runner drives it with awaits, as named prepared statements (pg prepares a name once per
+ * connection). Statement texts use `?` for their parameters (the PostgreSQL runner numbers them `$1…`),
+ * so most of the SQL is written once; PostgreSQL-only texts may use `$n` themselves.
  */
 import { createHash } from 'node:crypto';
-import type {
-  PostgresConnection,
-  SqlDialect,
-  SqliteConnection,
-  SqliteStatement,
-} from './task-database.js';
+import type { PostgresConnection, SqlDialect, SqliteConnection, SqliteStatement } from './task-database.js';
+
+export interface Statement {
+  /** rows: answers its rows; run: answers how many rows it changed */
+  readonly kind: 'rows' | 'run';
+  readonly sql: string;
+  readonly parameters: readonly unknown[];
+}
+
+/** statements run one after the other, each handed the result of the one before; returns T */
+export type SqlScript<T> = Generator<Statement, T, unknown>;
+
+export function* rows<T>(sql: string, parameters: readonly unknown[] = []): SqlScript<T[]> {
+  return (yield { kind: 'rows', sql, parameters }) as T[];
+}
+
+export function* run(sql: string, parameters: readonly unknown[] = []): SqlScript<number> {
+  return (yield { kind: 'run', sql, parameters }) as number;
+}
 
 export interface SqlRunner {
   readonly dialect: SqlDialect;
-  rows<T>(sql: string, parameters?: readonly unknown[]): Promise<T[]>;
-  /** a statement that answers no rows; returns how many rows it changed */
-  run(sql: string, parameters?: readonly unknown[]): Promise<number>;
-  /** Runs `work` in a transaction (SQLite: one that takes the write lock first), all or nothing. */
-  transaction<T>(work: () => Promise<T>): Promise<T>;
+  execute<T>(script: SqlScript<T>): Promise<T>;
+  /** Runs the script in one transaction (SQLite: one that takes the write lock first), all or nothing. */
+  transaction<T>(script: SqlScript<T>): Promise<T>;
 }
 
 export class SqliteRunner implements SqlRunner {
@@ -31,26 +47,34 @@ export class SqliteRunner implements SqlRunner {
     this.connection = connection;
   }
 
-  async rows<T>(sql: string, parameters: readonly unknown[] = []): Promise<T[]> {
-    return this.statement(sql).all(...parameters) as T[];
+  async execute<T>(script: SqlScript<T>): Promise<T> {
+    return this.drive(script);
   }
 
-  async run(sql: string, parameters: readonly unknown[] = []): Promise<number> {
-    return this.statement(sql).run(...parameters).changes;
-  }
-
-  async transaction<T>(work: () => Promise<T>): Promise<T> {
+  async transaction<T>(script: SqlScript<T>): Promise<T> {
     // IMMEDIATE: a transaction that reads first and writes later could otherwise find that another
     // process wrote in between, and fail at once instead of waiting for the lock
     this.statement('BEGIN IMMEDIATE').run();
     try {
-      const result = await work();
+      const result = this.drive(script);
       this.statement('COMMIT').run();
       return result;
     } catch (error) {
       if (this.connection.inTransaction) this.statement('ROLLBACK').run();
       throw error;
     }
+  }
+
+  private drive<T>(script: SqlScript<T>): T {
+    let step = script.next();
+    while (!step.done) {
+      const { kind, sql, parameters } = step.value;
+      const statement = this.statement(sql);
+      step = script.next(
+        kind === 'rows' ? statement.all(...parameters) : statement.run(...parameters).changes,
+      );
+    }
+    return step.value;
   }
 
   private statement(sql: string): SqliteStatement {
@@ -68,7 +92,7 @@ interface Named {
   readonly text: string;
 }
 
-/** `?` → `$n` and a name per text, shared by every connection */
+/** `?` → `$n` and a name per text, the same on every connection (the task store has a fixed set of texts) */
 const namedTexts = new Map<string, Named>();
 
 export class PostgresRunner implements SqlRunner {
@@ -79,18 +103,20 @@ export class PostgresRunner implements SqlRunner {
     this.connection = connection;
   }
 
-  async rows<T>(sql: string, parameters: readonly unknown[] = []): Promise<T[]> {
-    return (await this.connection.query({ ...named(sql), values: parameters })).rows as T[];
+  async execute<T>(script: SqlScript<T>): Promise<T> {
+    let step = script.next();
+    while (!step.done) {
+      const { kind, sql, parameters } = step.value;
+      const result = await this.connection.query({ ...named(sql), values: parameters });
+      step = script.next(kind === 'rows' ? result.rows : (result.rowCount ?? 0));
+    }
+    return step.value;
   }
 
-  async run(sql: string, parameters: readonly unknown[] = []): Promise<number> {
-    return (await this.connection.query({ ...named(sql), values: parameters })).rowCount ?? 0;
-  }
-
-  async transaction<T>(work: () => Promise<T>): Promise<T> {
+  async transaction<T>(script: SqlScript<T>): Promise<T> {
     await this.connection.query({ text: 'BEGIN' });
     try {
-      const result = await work();
+      const result = await this.execute(script);
       await this.connection.query({ text: 'COMMIT' });
       return result;
     } catch (error) {

@@ -1,0 +1,183 @@
+/**
+ * The PostgreSQL task store's writes, each one statement (one round trip, no BEGIN / COMMIT) with
+ * data-modifying WITH clauses, run as named prepared statements (sql-runner.ts).
+ *
+ * Claims are atomic across processes: the context's row is locked (FOR UPDATE) while the statement
+ * decides, so of two processes claiming it one waits and then finds it claimed. A new context under
+ * `max_contexts` takes the row lock of the `opened` tally (a2a-task-tables.ts in src/stores/sql), so
+ * new contexts are created one at a time and each sees the count its predecessor left. At the cap, the
+ * eviction runs as context-claim.ts's statements in a transaction holding that same lock.
+ */
+import type { ClaimOutcome, ClaimRequest, SaveOptions, StoredTask } from '../task-store.js';
+import { claimContextIn } from './context-claim.js';
+import { rows, run } from './sql-runner.js';
+import type { SqlRunner, SqlScript } from './sql-runner.js';
+import { encodeOwner, scopeKey, taskValues } from './task-rows.js';
+import { REPLAY_SWEEP } from './task-sql.js';
+import type { TaskWrites } from './task-writes.js';
+
+const MEMBERS_OF_1 = 'SELECT 1 FROM a2a_tasks WHERE context_key = $1 AND member = 1';
+
+/**
+ * $1 key, $2 contextId, $3 owner, $4 now, $5 holder, $6 claim until, $7 cap (0: none). Answers one row:
+ * claimed (with the context's id and task ids), busy, other_owner, or at_cap (a new context needs an
+ * eviction); no row when another process opened the same context at the same moment.
+ */
+const CLAIM = `WITH current AS (
+    SELECT owner, claim_until FROM a2a_contexts WHERE context_key = $1 FOR UPDATE
+  ), opened AS (
+    SELECT total FROM a2a_context_tally
+    WHERE kind = 'opened' AND $7::integer > 0 AND NOT EXISTS (SELECT 1 FROM current)
+    FOR UPDATE
+  ), room AS (
+    SELECT opened.total - closed.total < $7::integer AS free
+    FROM opened, a2a_context_tally closed WHERE closed.kind = 'closed'
+  ), reclaimed AS (
+    UPDATE a2a_contexts SET last_used = $4::float8, used_seq = nextval('a2a_context_uses'),
+      claim_holder = $5::text, claim_until = $6::float8
+    FROM current
+    WHERE a2a_contexts.context_key = $1::text AND current.owner = $3::text
+      AND (current.claim_until IS NULL OR current.claim_until <= $4::float8)
+    RETURNING a2a_contexts.context_id
+  ), inserted AS (
+    INSERT INTO a2a_contexts (context_key, context_id, owner, last_used, used_seq, claim_holder, claim_until)
+    SELECT $1::text, $2::text, $3::text, $4::float8, nextval('a2a_context_uses'), $5::text, $6::float8
+    WHERE NOT EXISTS (SELECT 1 FROM current) AND ($7::integer <= 0 OR EXISTS (SELECT 1 FROM room WHERE free))
+    ON CONFLICT (context_key) DO NOTHING
+    RETURNING context_id
+  )
+  SELECT 'claimed' AS outcome, context_id,
+    ARRAY(SELECT task_id FROM a2a_tasks WHERE context_key = $1 AND member = 1 ORDER BY seq) AS task_ids
+  FROM reclaimed
+  UNION ALL SELECT 'claimed', context_id, ARRAY[]::text[] FROM inserted
+  UNION ALL SELECT CASE WHEN owner <> $3 THEN 'other_owner' ELSE 'busy' END, NULL, NULL
+    FROM current WHERE NOT EXISTS (SELECT 1 FROM reclaimed)
+  UNION ALL SELECT 'at_cap', NULL, NULL FROM room WHERE NOT free`;
+
+/** the lock new contexts are created under (see the file's comment) */
+const LOCK_OPENED = "SELECT total FROM a2a_context_tally WHERE kind = 'opened' FOR UPDATE";
+
+/**
+ * $1–$10 the task's columns (task-rows.ts), $11–$14 the replay entry (scope null: none), $15–$16 the
+ * replay entry it answers (null: none), $17 now. A new task joins its context when the context exists.
+ */
+const SAVE_TASK = `WITH saved AS (
+    INSERT INTO a2a_tasks (task_id, context_key, owner, context_id, state, status_time, bytes, deadline, due, data,
+      member)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
+      CASE WHEN EXISTS (SELECT 1 FROM a2a_contexts WHERE context_key = $2) THEN 1 ELSE 0 END)
+    ON CONFLICT (task_id) DO UPDATE SET
+      context_key = EXCLUDED.context_key, owner = EXCLUDED.owner, context_id = EXCLUDED.context_id,
+      state = EXCLUDED.state, status_time = EXCLUDED.status_time, bytes = EXCLUDED.bytes,
+      deadline = EXCLUDED.deadline, due = EXCLUDED.due, data = EXCLUDED.data
+    RETURNING 1
+  ), replay AS (
+    INSERT INTO a2a_replays (scope, message_id, fingerprint, task_id, answer, answer_bytes, expires_at)
+    SELECT $11::text, $12::text, $13::text, $1::text, NULL, 0, $14::float8 WHERE $11::text IS NOT NULL
+    ON CONFLICT (scope, message_id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint,
+      task_id = EXCLUDED.task_id, answer = NULL, answer_bytes = 0, expires_at = EXCLUDED.expires_at
+    RETURNING 1
+  ), swept AS (
+    DELETE FROM a2a_replays
+    WHERE $11::text IS NOT NULL AND NOT (scope = $11::text AND message_id = $12::text)
+      AND (scope, message_id) IN (SELECT scope, message_id FROM a2a_replays
+        WHERE expires_at <= $17::float8 ORDER BY expires_at LIMIT ${REPLAY_SWEEP})
+    RETURNING 1
+  ), answered AS (
+    UPDATE a2a_replays SET answer = $10, answer_bytes = $7
+    WHERE scope = $15::text AND message_id = $16::text AND expires_at > $17::float8
+    RETURNING 1
+  )
+  SELECT 1`;
+
+/** $1 task ids, $2 now */
+const FORGET_TASKS = `WITH removed AS (
+    DELETE FROM a2a_tasks WHERE task_id = ANY($1::text[]) RETURNING context_key
+  ), unpushed AS (
+    DELETE FROM a2a_push_configs WHERE task_id = ANY($1::text[]) RETURNING 1
+  )
+  DELETE FROM a2a_contexts c
+  WHERE c.context_key IN (SELECT context_key FROM removed)
+    AND (c.claim_until IS NULL OR c.claim_until <= $2::float8)
+    AND NOT EXISTS (SELECT 1 FROM a2a_tasks t
+      WHERE t.context_key = c.context_key AND t.member = 1 AND t.task_id <> ALL($1::text[]))`;
+
+/** $1 key, $2 holder: the claim ends, and a context without tasks goes with it */
+const RELEASE = `WITH kept AS (
+    UPDATE a2a_contexts SET claim_holder = NULL, claim_until = NULL
+    WHERE context_key = $1 AND claim_holder = $2 AND EXISTS (${MEMBERS_OF_1})
+    RETURNING 1
+  )
+  DELETE FROM a2a_contexts WHERE context_key = $1 AND claim_holder = $2 AND NOT EXISTS (${MEMBERS_OF_1})`;
+
+const RENEW =
+  'UPDATE a2a_contexts SET claim_until = $3 WHERE context_key = ANY($1::text[]) AND claim_holder = $2';
+
+/** an arbitrary constant of ours (migrations.ts has the one before it) */
+const PUSH_LOCK = 'SELECT pg_advisory_xact_lock(7306542203916405252)';
+
+interface ClaimRow {
+  readonly outcome: 'claimed' | 'busy' | 'other_owner' | 'at_cap';
+  readonly context_id: string | null;
+  readonly task_ids: string[] | null;
+}
+
+export const POSTGRES_WRITES: TaskWrites = {
+  async saveTask(sql: SqlRunner, stored: StoredTask, options: SaveOptions, now: number): Promise<void> {
+    const { replay, answers } = options;
+    await sql.execute(
+      rows(SAVE_TASK, [
+        ...taskValues(stored),
+        replay ? scopeKey(replay.scope) : null,
+        replay?.messageId ?? null,
+        replay?.fingerprint ?? null,
+        replay?.expiresAt ?? null,
+        answers ? scopeKey(answers.scope) : null,
+        answers?.messageId ?? null,
+        now,
+      ]),
+    );
+  },
+
+  async forgetTasks(sql: SqlRunner, ids: readonly string[], now: number): Promise<void> {
+    await sql.execute(run(FORGET_TASKS, [ids, now]));
+  },
+
+  async claimContext(sql: SqlRunner, request: ClaimRequest): Promise<ClaimOutcome> {
+    const { key, contextId, owner, now, holder, leaseMs, maxContexts } = request;
+    const until = now + leaseMs;
+    const values = [key, contextId, encodeOwner(owner), now, holder, until, maxContexts];
+    const [row] = await sql.execute(rows<ClaimRow>(CLAIM, values));
+    if (row?.outcome === 'busy' || row?.outcome === 'other_owner') return { kind: row.outcome };
+    if (row?.outcome === 'claimed') {
+      const taskIds = row.task_ids ?? [];
+      const context = {
+        key,
+        contextId: row.context_id ?? contextId,
+        owner,
+        taskIds,
+        claim: { holder, until },
+      };
+      return { kind: 'claimed', context, evictions: [] };
+    }
+    // at the cap, or opened by another process just now: decided again under the lock
+    return sql.transaction(underLock(request));
+  },
+
+  async releaseContext(sql: SqlRunner, key: string, holder: string): Promise<void> {
+    await sql.execute(run(RELEASE, [key, holder]));
+  },
+
+  async renewClaims(sql: SqlRunner, keys: readonly string[], holder: string, until: number): Promise<void> {
+    await sql.execute(run(RENEW, [keys, holder, until]));
+  },
+
+  *lockPushConfigs(): SqlScript<void> {
+    yield* rows(PUSH_LOCK);
+  },
+};
+
+function* underLock(request: ClaimRequest): SqlScript<ClaimOutcome> {
+  yield* rows(LOCK_OPENED);
+  return yield* claimContextIn('postgresql', request);
+}

@@ -1,0 +1,214 @@
+/**
+ * The A2A state in the tracker store's SQL database (SQLite or PostgreSQL; tables of migration 5,
+ * src/stores/sql/a2a-task-tables.ts): a restart loses nothing, and every process on the database sees
+ * the same contexts, claims, tasks, replay entries and push configs. The rules are the memory store's
+ * (memory/memory-task-store.ts), held to by the same contract suite, except its memory limits: a
+ * context keeps its newest `perContext` tasks within `maxContextBytes`, and nothing caps the process.
+ *
+ * The statements of a turn (replay lookup, claim, saves, release, trim) run without knex's query
+ * building: prepared statements on SQLite, named prepared statements on PostgreSQL, one round trip
+ * each there (a trim that forgets tasks takes two). The database belongs to the tracker store, which
+ * closes it.
+ */
+import type { PushConfig } from '../../push/push-config.js';
+import { DEFAULT_TASK_LIMITS } from '../memory/task-retention.js';
+import type {
+  ClaimOutcome,
+  ClaimRequest,
+  ListQuery,
+  OwnedPushConfig,
+  PushLimits,
+  PushPutOutcome,
+  ReplayEntry,
+  ReplayKey,
+  SaveOptions,
+  StoredContext,
+  StoredTask,
+  TaskPage,
+  TaskStore,
+  TaskStoreStats,
+  TrimResult,
+} from '../task-store.js';
+import type { Task } from '../model.js';
+import { memberIds } from './context-claim.js';
+import { POSTGRES_WRITES } from './postgres-task-statements.js';
+import { pushConfigsOf, putPushConfigIn } from './sql-push-configs.js';
+import { PostgresRunner, SqliteRunner, rows, run } from './sql-runner.js';
+import type { SqlRunner, SqlScript } from './sql-runner.js';
+import { SQLITE_WRITES } from './sqlite-task-statements.js';
+import type { SqliteConnection, TaskDatabase } from './task-database.js';
+import { beyondLimits, contextOf, encodeOwner, scopeKey, storedTaskOf } from './task-rows.js';
+import type { ContextRow, MemberRow, TaskRow } from './task-rows.js';
+import { CONTEXT_SQL, PUSH_SQL, TASK_SQL, listStatements } from './task-sql.js';
+import type { TaskWrites } from './task-writes.js';
+
+export interface SqlTaskLimits {
+  /** tasks kept per context */
+  readonly perContext: number;
+  /** bytes of the tasks of one context */
+  readonly maxContextBytes: number;
+}
+
+export interface SqlTaskStoreOptions {
+  /** a SQL tracker store's `database` */
+  readonly database: TaskDatabase;
+  readonly limits?: Partial<SqlTaskLimits>;
+  /** ms since the epoch: when replay entries expire on writes, and whether a claim lapsed on removal */
+  readonly now?: () => number;
+}
+
+const STORE = 'A2A task store';
+
+export class SqlTaskStore implements TaskStore {
+  private readonly database: TaskDatabase;
+  private readonly limits: SqlTaskLimits;
+  private readonly now: () => number;
+  private readonly writes: TaskWrites;
+  /** statements are prepared per SQLite connection (knex may replace a broken one) */
+  private readonly sqliteRunners = new WeakMap<SqliteConnection, SqliteRunner>();
+
+  constructor(options: SqlTaskStoreOptions) {
+    this.database = options.database;
+    const { perContext, maxContextBytes } = DEFAULT_TASK_LIMITS;
+    this.limits = { perContext, maxContextBytes, ...options.limits };
+    this.now = options.now ?? Date.now;
+    this.writes = options.database.dialect === 'sqlite' ? SQLITE_WRITES : POSTGRES_WRITES;
+  }
+
+  describe(): string {
+    return this.database.describe();
+  }
+
+  async getTask(id: string): Promise<StoredTask | undefined> {
+    const [row] = await this.read('read a task', (sql) => sql.execute(rows<TaskRow>(TASK_SQL.get, [id])));
+    return row ? storedTaskOf(row) : undefined;
+  }
+
+  async listTasks(query: ListQuery): Promise<TaskPage> {
+    return this.read('list tasks', (sql) => sql.execute(taskPage(query)));
+  }
+
+  async saveTask(task: StoredTask, options: SaveOptions = {}): Promise<void> {
+    await this.write('save a task', (sql) => this.writes.saveTask(sql, task, options, this.now()));
+  }
+
+  async removeTasks(ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.write('remove tasks', (sql) => this.writes.forgetTasks(sql, ids, this.now()));
+  }
+
+  async trim(contextKey: string, now: number): Promise<TrimResult> {
+    const removed = await this.write('trim a context', async (sql) => {
+      const members = await sql.execute(rows<MemberRow>(TASK_SQL.members, [contextKey]));
+      const beyond = beyondLimits(members, this.limits);
+      if (beyond.length > 0) await this.writes.forgetTasks(sql, beyond, now);
+      return beyond;
+    });
+    // no memory limits here: nothing is evicted for them
+    return { removed, evictions: [] };
+  }
+
+  async getContext(key: string): Promise<StoredContext | undefined> {
+    return this.read('read a context', (sql) => sql.execute(context(key)));
+  }
+
+  async claimContext(request: ClaimRequest): Promise<ClaimOutcome> {
+    return this.write('claim a context', (sql) => this.writes.claimContext(sql, request));
+  }
+
+  async renewClaims(keys: readonly string[], holder: string, until: number): Promise<void> {
+    if (keys.length === 0) return;
+    await this.write('renew claims', (sql) => this.writes.renewClaims(sql, keys, holder, until));
+  }
+
+  async releaseContext(key: string, holder: string): Promise<void> {
+    await this.write('release a context', (sql) => this.writes.releaseContext(sql, key, holder));
+  }
+
+  async getReplay(key: ReplayKey, now: number): Promise<ReplayEntry | undefined> {
+    const values = [scopeKey(key.scope), key.messageId, now];
+    const [row] = await this.read('read a replay entry', (sql) =>
+      sql.execute(
+        rows<{ fingerprint: string; task_id: string; answer: string | null }>(TASK_SQL.replay, values),
+      ),
+    );
+    if (!row) return undefined;
+    const answer = row.answer === null ? undefined : (JSON.parse(row.answer) as Task);
+    return { fingerprint: row.fingerprint, taskId: row.task_id, ...(answer ? { answer } : {}) };
+  }
+
+  async putPushConfig(config: PushConfig, owner: string, limits: PushLimits): Promise<PushPutOutcome> {
+    return this.write('store a push config', (sql) =>
+      sql.transaction(putPushConfigIn(this.writes, { config, owner, limits })),
+    );
+  }
+
+  async pushConfigs(taskId: string): Promise<readonly OwnedPushConfig[]> {
+    return this.read('read push configs', (sql) => sql.execute(pushConfigsOf(taskId)));
+  }
+
+  async deletePushConfig(taskId: string, configId: string, owner: string): Promise<void> {
+    await this.write('delete a push config', (sql) =>
+      sql.execute(run(PUSH_SQL.delete, [taskId, configId, encodeOwner(owner)])),
+    );
+  }
+
+  async overdueTasks(now: number, limit: number): Promise<readonly StoredTask[]> {
+    const overdue = await this.read('find overdue tasks', (sql) =>
+      sql.execute(rows<TaskRow>(TASK_SQL.overdue, [now, now, limit])),
+    );
+    return overdue.map(storedTaskOf);
+  }
+
+  /** replayBytes: the answers of the replay entries not expired, as the answering tasks weighed */
+  async stats(): Promise<TaskStoreStats> {
+    const [row] = await this.read('count the tasks', (sql) =>
+      sql.execute(rows<Record<string, number | string>>(TASK_SQL.stats, [this.now()])),
+    );
+    return {
+      contexts: Number(row?.['contexts'] ?? 0),
+      tasks: Number(row?.['tasks'] ?? 0),
+      taskBytes: Number(row?.['task_bytes'] ?? 0),
+      replayBytes: Number(row?.['replay_bytes'] ?? 0),
+      pushConfigs: Number(row?.['push_configs'] ?? 0),
+    };
+  }
+
+  async close(): Promise<void> {
+    // the database is the tracker store's: it closes it
+  }
+
+  /** a read: one more try on a fresh connection when the first was lost */
+  private read<T>(operation: string, work: (sql: SqlRunner) => Promise<T>): Promise<T> {
+    return this.database.run(operation, () => this.onConnection(work), { retry: true, store: STORE });
+  }
+
+  private write<T>(operation: string, work: (sql: SqlRunner) => Promise<T>): Promise<T> {
+    return this.database.run(operation, () => this.onConnection(work), { store: STORE });
+  }
+
+  private onConnection<T>(work: (sql: SqlRunner) => Promise<T>): Promise<T> {
+    if (this.database.dialect === 'postgresql')
+      return this.database.withPostgres((connection) => work(new PostgresRunner(connection)));
+    return this.database.withSqlite((connection) => {
+      let runner = this.sqliteRunners.get(connection);
+      if (!runner) {
+        runner = new SqliteRunner(connection);
+        this.sqliteRunners.set(connection, runner);
+      }
+      return work(runner);
+    });
+  }
+}
+
+function* taskPage(query: ListQuery): SqlScript<TaskPage> {
+  const { page, count, parameters } = listStatements(query, encodeOwner(query.owner));
+  const found = yield* rows<{ data: string }>(page, [...parameters, query.limit, query.offset]);
+  const [counted] = yield* rows<{ total: number | string }>(count, parameters);
+  return { tasks: found.map((row) => JSON.parse(row.data) as Task), total: Number(counted?.total ?? 0) };
+}
+
+function* context(key: string): SqlScript<StoredContext | undefined> {
+  const [row] = yield* rows<ContextRow>(CONTEXT_SQL.get, [key]);
+  return row ? contextOf(row, yield* memberIds(key)) : undefined;
+}

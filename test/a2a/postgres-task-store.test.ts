@@ -1,0 +1,109 @@
+import { expect } from 'chai';
+import { SqlTaskStore } from '../../src/a2a/tasks/sql/sql-task-store.js';
+import type { PostgresConnection, TaskDatabase } from '../../src/a2a/tasks/sql/task-database.js';
+import type { TestDatabase } from '../support/postgres.js';
+import { createTestDatabase, postgresTarget, requirePostgres } from '../support/postgres.js';
+import { rowsOf } from '../support/sql-databases.js';
+import { SqlTaskStoreHarness, sqlTaskStoreBehaviour } from './sql-task-store-support.js';
+import { taskStoreContract } from './task-store-contract.js';
+import { T0, claimRequest, storedTask } from './task-store-contract-support.js';
+
+describe('SqlTaskStore on PostgreSQL', function () {
+  this.timeout(60_000);
+  let database: TestDatabase | undefined;
+  const harness = new SqlTaskStoreHarness(() => postgresTarget((database as TestDatabase).url));
+
+  before(async function () {
+    await requirePostgres(this);
+    database = await createTestDatabase();
+  });
+
+  after(async () => {
+    await harness.close();
+    await database?.drop();
+  });
+
+  taskStoreContract('SqlTaskStore (PostgreSQL)', harness.open, {
+    clock: harness.clock,
+    second: harness.second,
+    races: true,
+  });
+  sqlTaskStoreBehaviour(harness, /^postgresql at /);
+
+  describe('on PostgreSQL', () => {
+    /** the store's statements, counted: each is a round trip */
+    function counted(): { store: SqlTaskStore; count: () => number } {
+      const shared = harness.tracker.database;
+      let statements = 0;
+      const database: TaskDatabase = {
+        dialect: shared.dialect,
+        describe: () => shared.describe(),
+        run: (operation, work, options) => shared.run(operation, work, options),
+        withSqlite: (work) => shared.withSqlite(work),
+        withPostgres: (work) =>
+          shared.withPostgres((connection) => {
+            const counting: PostgresConnection = {
+              query: (config) => {
+                statements += 1;
+                return connection.query(config);
+              },
+            };
+            return work(counting);
+          }),
+      };
+      const store = new SqlTaskStore({ database, now: harness.clock.read });
+      return { store, count: () => statements };
+    }
+
+    it('runs each statement of a turn in one round trip, and a new context under the cap too', async () => {
+      await harness.open();
+      const { store, count } = counted();
+      const replay = { scope: 'alice\u0000conv-a', messageId: 'm1' };
+      const turn: [string, () => Promise<unknown>][] = [
+        ['getReplay', () => store.getReplay(replay, T0)],
+        [
+          'claimContext (new, under the cap)',
+          () => store.claimContext(claimRequest('conv-a', { maxContexts: 10 })),
+        ],
+        [
+          'saveTask with a replay entry',
+          () =>
+            store.saveTask(storedTask('t1', { state: 'submitted' }), {
+              replay: { ...replay, fingerprint: 'fp', expiresAt: T0 + 60_000 },
+            }),
+        ],
+        ['saveTask answering it', () => store.saveTask(storedTask('t1'), { answers: replay })],
+        ['releaseContext', () => store.releaseContext('conv-a', 'process-1')],
+        ['trim (nothing beyond the limits)', () => store.trim('conv-a', T0)],
+        [
+          'claimContext (reopened)',
+          () => store.claimContext(claimRequest('conv-a', { now: T0 + 1, maxContexts: 10 })),
+        ],
+        ['getTask', () => store.getTask('t1')],
+      ];
+      for (const [name, step] of turn) {
+        const before = count();
+        await step();
+        expect(count() - before, name).to.equal(1);
+      }
+    });
+
+    it('keeps the count of contexts its claims read exact, through deletes and a TRUNCATE', async () => {
+      const store = await harness.open();
+      const tally = async () => {
+        const rows = await harness.tracker.database.run('read', (db) =>
+          db.raw('SELECT kind, total FROM a2a_context_tally ORDER BY kind'),
+        );
+        const [closed, opened] = rowsOf<{ total: string }>(rows).map((row) => Number(row.total));
+        return (opened ?? 0) - (closed ?? 0);
+      };
+      for (const key of ['a', 'b', 'c']) await store.claimContext(claimRequest(key));
+      await store.saveTask(storedTask('t1', { key: 'a' }));
+      await store.releaseContext('b', 'process-1');
+      expect(await tally()).to.equal(2);
+      await harness.tracker.database.run('truncate', (db) => db.raw('TRUNCATE a2a_contexts'));
+      expect(await tally()).to.equal(0);
+      expect((await store.stats()).contexts).to.equal(0);
+    });
+  });
+});

@@ -12,17 +12,17 @@ import { randomUUID } from 'node:crypto';
 import { A2aError, invalidParams, taskNotFound } from './a2a-error.js';
 import { conversationIdOf } from './caller.js';
 import { ContextClaims } from './context-claims.js';
-import { failedOutcome, TurnRunner } from './turn-runner.js';
+import { TurnRunner } from './turn-runner.js';
 import { messageFingerprint } from './tasks/message-cache.js';
 import { LiveTasks } from './tasks/live-tasks.js';
 import { TERMINAL_STATES, withHistory } from './tasks/model.js';
 import type { A2aMessage, Task } from './tasks/model.js';
 import { TaskEvents } from './tasks/task-events.js';
 import type { TaskListener } from './tasks/task-events.js';
-import { refuseOversized, whenSettled } from './tasks/task-settling.js';
-import type { Eviction, ReplayKey, StoredTask, TaskStore, TaskStoreStats } from './tasks/task-store.js';
+import { continuable, refuseOversized, whenSettled } from './tasks/task-settling.js';
+import type { ReplayKey, StoredTask, TaskStore, TaskStoreStats } from './tasks/task-store.js';
 import { TaskSweeper } from './tasks/task-sweeper.js';
-import type { OverdueReason } from './tasks/task-sweeper.js';
+import { TaskEndings } from './task-endings.js';
 import type { ListParams, SemanticHandlerOptions, SendParams, SendResult } from './semantic-inputs.js';
 
 export type {
@@ -42,6 +42,7 @@ export class SemanticHandler {
   private readonly claims: ContextClaims;
   private readonly runner: TurnRunner;
   private readonly sweeper: TaskSweeper;
+  private readonly endings: TaskEndings;
   private readonly options: SemanticHandlerOptions;
   private readonly newId: () => string;
   private readonly now: () => number;
@@ -76,9 +77,19 @@ export class SemanticHandler {
       store: this.store,
       now: this.now,
       isHeld: (id) => this.live.get(id) !== undefined,
-      end: (stored, reason) => this.endOverdue(stored, reason),
+      end: (stored, reason) => this.endings.endOverdue(stored, reason),
       logger: options.logger,
       ...(options.sweepIntervalMs !== undefined ? { intervalMs: options.sweepIntervalMs } : {}),
+    });
+    this.endings = new TaskEndings({
+      store: this.store,
+      live: this.live,
+      events: this.events,
+      runner: this.runner,
+      logger: options.logger,
+      now: this.now,
+      taskTimeoutSeconds: settings.taskTimeoutSeconds,
+      forgotten: (ids) => this.sweeper.unwatch(ids),
     });
     this.sweeper.start(settings.taskTimeoutSeconds);
   }
@@ -92,9 +103,8 @@ export class SemanticHandler {
     refuseOversized(message, this.maxMessageBytes);
     const fingerprint = messageFingerprint(message);
     // a retry is recognised before the task's state is checked: the retried message may have ended it
-    const knownContext =
-      message.contextId ??
-      (message.taskId ? (await this.ownedOrUndefined(message.taskId, caller))?.task.contextId : undefined);
+    const named = message.taskId ? await this.ownedOrUndefined(message.taskId, caller) : undefined;
+    const knownContext = message.contextId ?? named?.task.contextId;
     const replayKey = (contextId: string): ReplayKey => ({
       scope: this.replayScope(caller, contextId),
       messageId: message.messageId,
@@ -104,8 +114,8 @@ export class SemanticHandler {
       if (replayed) return replayed;
     }
     this.refuseWhenClosing();
-    const existing = message.taskId ? await this.continuable(message, caller) : undefined;
-    const contextId = message.contextId ?? existing?.task.contextId ?? this.newId();
+    if (message.taskId) continuable(message, named);
+    const contextId = message.contextId ?? named?.task.contextId ?? this.newId();
     const key = this.conversationOf(caller, contextId);
     const claimed = await this.claimOrReplay(
       { key, contextId, owner: caller },
@@ -113,12 +123,16 @@ export class SemanticHandler {
       fingerprint,
     );
     if ('replayed' in claimed) return claimed;
-    const taskId = existing?.task.id ?? this.newId();
+    const taskId = message.taskId ?? this.newId();
     const received: A2aMessage = { ...message, contextId, taskId };
     const unsubscribe = listener ? this.events.subscribe(taskId, listener) : () => undefined;
     const replay = replayKey(contextId);
     try {
-      await this.endEvicted(claimed.evictions);
+      await this.endings.endEvicted(claimed.evictions);
+      // read again under the claim: a turn elsewhere may have changed the task since
+      const existing = message.taskId
+        ? continuable(message, await this.ownedOrUndefined(taskId, caller))
+        : undefined;
       await params.beforeRun?.(taskId);
       if (existing) this.continueTask(existing, received);
       else await this.startTask(claimed.taskIds, { key, contextId, owner: caller }, received);
@@ -131,7 +145,9 @@ export class SemanticHandler {
       await this.claims.abandon(key).catch(() => undefined);
       throw error;
     }
-    await this.applyLimits(key);
+    // a new task may put the context over its limits at once; a continued one is measured after its turn
+    if (!message.taskId)
+      await this.endings.applyLimits(key).catch((error: unknown) => this.limitsFailed(key, error));
     const turn = this.runner.run(key, received);
     const accepted = this.live.get(taskId) as Task;
     const done = whenSettled({ live: this.live, events: this.events }, taskId, turn).then(async (task) => {
@@ -312,23 +328,6 @@ export class SemanticHandler {
     void done.then(forget, forget);
   }
 
-  private async continuable(message: A2aMessage, caller: string): Promise<StoredTask> {
-    const id = message.taskId as string;
-    const stored = await this.ownedTask(id, caller);
-    if (message.contextId !== undefined && message.contextId !== stored.task.contextId)
-      throw invalidParams(
-        `Task ${id} belongs to another context than ${message.contextId}.`,
-        'message.contextId',
-      );
-    if (TERMINAL_STATES.has(stored.task.status.state))
-      throw new A2aError({
-        reason: 'TASK_TERMINAL',
-        message: `Task ${id} is ${stored.task.status.state}; send the message without taskId to start a new task.`,
-        metadata: { taskId: id, state: stored.task.status.state },
-      });
-    return stored;
-  }
-
   private continueTask(existing: StoredTask, received: A2aMessage): void {
     const task = this.live.hold(existing);
     this.live.publish({ kind: 'task', task: { ...task, history: [...task.history, received] } });
@@ -344,7 +343,7 @@ export class SemanticHandler {
     for (const id of earlierIds) {
       const earlier = this.live.stored(id) ?? (await this.store.getTask(id));
       if (!earlier || TERMINAL_STATES.has(earlier.task.status.state)) continue;
-      await this.endWith(earlier, {
+      await this.endings.endWith(earlier, {
         state: 'canceled',
         data: { cancel: { by: 'superseded', task_id: taskId } },
       });
@@ -368,82 +367,15 @@ export class SemanticHandler {
     this.sweeper.watch(taskId);
   }
 
-  /** Ends a task that is not running here (superseded, evicted, overdue) and writes it. */
-  private async endWith(stored: StoredTask, outcome: Parameters<TurnRunner['finish']>[1]): Promise<void> {
-    const task = this.live.hold(stored);
-    this.runner.finish(task, outcome, []);
-    try {
-      await this.live.save(task.id);
-    } finally {
-      await this.live.drop(task.id);
-    }
-  }
-
-  /** The task of an evicted context fails, saying why; unless evicted for a fair share it is gone already. */
-  private async endEvicted(evictions: readonly Eviction[]): Promise<void> {
-    for (const { context, reason, openTasks } of evictions)
-      for (const stored of openTasks) {
-        const why =
-          reason === 'fair_share'
-            ? 'The agent needed this context for a caller holding fewer contexts.'
-            : 'The agent needed the memory this task held for other callers.';
-        this.options.logger.warn(
-          { taskId: stored.task.id, contextId: context.contextId, reason },
-          'a2a task evicted',
-        );
-        const outcome = failedOutcome(`evicted_${reason}`, why);
-        if (reason === 'fair_share') await this.endWith(stored, outcome);
-        else this.announceEnd(stored, outcome);
-      }
-  }
-
-  /** tells the listeners of a task the store has forgotten how it ended */
-  private announceEnd(stored: StoredTask, outcome: Parameters<TurnRunner['finish']>[1]): void {
-    const task = this.live.hold(stored);
-    this.runner.finish(task, outcome, []);
-    void this.live.drop(task.id);
-    this.events.forget([task.id]);
+  /** the limits apply again after the next turn; the turn itself goes on */
+  private limitsFailed(key: string, error: unknown): void {
+    this.options.logger.warn({ conversationId: key, error: String(error) }, 'a2a task limits not applied');
   }
 
   /** after a turn's claim ended: its task is stored as it is, then the retention limits apply */
   private async afterTurn(key: string, taskId: string): Promise<void> {
     await this.live.drop(taskId);
-    await this.applyLimits(key);
-  }
-
-  /** the retention limits, as soon as a task is accepted and again once its turn is over */
-  private async applyLimits(key: string): Promise<void> {
-    const trimmed = await this.store.trim(key, this.now());
-    this.sweeper.unwatch(trimmed.removed);
-    this.events.forget(trimmed.removed);
-    await this.endEvicted(trimmed.evictions);
-  }
-
-  /**
-   * A task past its deadline, or whose process died mid-turn, fails saying so: at once when its turn
-   * runs here (the turn's answer is then written as usual), else as the store has it.
-   */
-  private async endOverdue(task: string | StoredTask, reason: OverdueReason): Promise<void> {
-    const id = typeof task === 'string' ? task : task.task.id;
-    const seconds = this.options.settings.taskTimeoutSeconds;
-    const outcome =
-      reason === 'timeout'
-        ? failedOutcome('task_timeout', `The task ran longer than ${seconds} s.`)
-        : failedOutcome(
-            'worker_lost',
-            'The agent process handling this task stopped; send the message again.',
-          );
-    const live = this.live.get(id);
-    const stored = typeof task === 'string' ? (live ? undefined : await this.store.getTask(id)) : task;
-    const current = live ?? stored?.task;
-    if (!current || TERMINAL_STATES.has(current.status.state)) return;
-    const fields = { taskId: id, contextId: current.contextId };
-    if (reason === 'timeout') this.options.logger.warn({ ...fields, seconds }, 'a2a task timed out');
-    else this.options.logger.warn(fields, 'a2a task lost its process');
-    if (live) {
-      this.runner.finish(live, outcome, []);
-      await this.live.save(id);
-    } else if (stored) await this.endWith(stored, outcome);
+    await this.endings.applyLimits(key);
   }
 
   private refuseWhenClosing(): void {

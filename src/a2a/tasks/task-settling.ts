@@ -1,5 +1,7 @@
-/** Two small rules of a message's life: whether it may be taken in, and when its answer is ready. */
-import { A2aError } from '../a2a-error.js';
+/** Small rules of a message's life: whether it may be taken in, and when its answer is ready. */
+import { A2aError, invalidParams, taskNotFound } from '../a2a-error.js';
+import { TERMINAL_STATES } from './model.js';
+import type { StoredTask } from './task-store.js';
 import type { A2aMessage, Task } from './model.js';
 import { jsonBytes } from './task-size.js';
 import type { LiveTasks } from './live-tasks.js';
@@ -40,4 +42,22 @@ export function whenSettled(
     };
     void turn.then(end, end);
   });
+}
+
+/** The task a message names, when the message may continue it (another caller's is not found). */
+export function continuable(message: A2aMessage, stored: StoredTask | undefined): StoredTask {
+  const id = message.taskId as string;
+  if (!stored) throw taskNotFound(id);
+  if (message.contextId !== undefined && message.contextId !== stored.task.contextId)
+    throw invalidParams(
+      `Task ${id} belongs to another context than ${message.contextId}.`,
+      'message.contextId',
+    );
+  if (TERMINAL_STATES.has(stored.task.status.state))
+    throw new A2aError({
+      reason: 'TASK_TERMINAL',
+      message: `Task ${id} is ${stored.task.status.state}; send the message without taskId to start a new task.`,
+      metadata: { taskId: id, state: stored.task.status.state },
+    });
+  return stored;
 }

@@ -20,9 +20,11 @@ import type { A2aMessage, Task } from './tasks/model.js';
 import { TaskEvents } from './tasks/task-events.js';
 import type { TaskListener } from './tasks/task-events.js';
 import { continuable, refuseOversized, whenSettled } from './tasks/task-settling.js';
-import type { ReplayKey, StoredTask, TaskStore, TaskStoreStats } from './tasks/task-store.js';
+import type { ReplayKey, SaveOptions, StoredTask, TaskStore, TaskStoreStats } from './tasks/task-store.js';
 import { TaskSweeper } from './tasks/task-sweeper.js';
+import { TaskCancels } from './task-cancels.js';
 import { TaskEndings } from './task-endings.js';
+import { relaySettled } from './tasks/remote-settled.js';
 import type { ListParams, SemanticHandlerOptions, SendParams, SendResult } from './semantic-inputs.js';
 
 export type {
@@ -43,6 +45,7 @@ export class SemanticHandler {
   private readonly runner: TurnRunner;
   private readonly sweeper: TaskSweeper;
   private readonly endings: TaskEndings;
+  private readonly cancels: TaskCancels;
   private readonly options: SemanticHandlerOptions;
   private readonly newId: () => string;
   private readonly now: () => number;
@@ -90,8 +93,27 @@ export class SemanticHandler {
       now: this.now,
       taskTimeoutSeconds: settings.taskTimeoutSeconds,
       forgotten: (ids) => this.sweeper.unwatch(ids),
+      settled: (id) => options.signals?.settled(id),
+    });
+    this.cancels = new TaskCancels({
+      store: this.store,
+      live: this.live,
+      claims: this.claims,
+      runner: this.runner,
+      signals: options.signals,
+      refuseWhenClosing: () => this.refuseWhenClosing(),
+      saveSettled: (id) => this.saveSettled(id),
+      afterTurn: (key, id) => this.afterTurn(key, id),
     });
     this.sweeper.start(settings.taskTimeoutSeconds);
+    options.signals?.listen({
+      settled: (id) =>
+        void relaySettled(this.store, this.events, id).catch((error: unknown) =>
+          this.signalFailed(id, error),
+        ),
+      cancel: (id) =>
+        void this.cancels.remoteCancel(id).catch((error: unknown) => this.signalFailed(id, error)),
+    });
   }
 
   /**
@@ -151,7 +173,7 @@ export class SemanticHandler {
     const turn = this.runner.run(key, received);
     const accepted = this.live.get(taskId) as Task;
     const done = whenSettled({ live: this.live, events: this.events }, taskId, turn).then(async (task) => {
-      await this.live.save(taskId, { answers: replay });
+      await this.saveSettled(taskId, { answers: replay });
       return this.live.get(taskId) ?? task;
     });
     this.remember(replay, done);
@@ -180,26 +202,13 @@ export class SemanticHandler {
    */
   async cancelTask(id: string, caller: string): Promise<Task> {
     const stored = await this.ownedTask(id, caller);
-    const { task } = stored;
-    if (task.status.state === 'canceled') return task;
-    if (TERMINAL_STATES.has(task.status.state))
-      throw new A2aError({
-        reason: 'TASK_NOT_CANCELABLE',
-        message: `Task ${id} is ${task.status.state} and cannot be canceled.`,
-        metadata: { taskId: id, state: task.status.state },
-      });
-    this.refuseWhenClosing();
-    const key = this.conversationOf(caller, task.contextId);
-    const running = this.claims.runningOn(key);
-    if (!running) await this.claims.claim({ key, contextId: task.contextId, owner: caller });
-    const current = this.live.hold(stored);
-    const cancelling = (running ?? Promise.resolve()).then(() => this.runner.cancelFlow(current, key));
-    this.claims.hold(key, cancelling, () => this.afterTurn(key, id));
-    if (running)
-      this.runner.finish(current, { state: 'canceled', data: { cancel: { by: 'orchestrator' } } }, []);
-    else await cancelling;
-    await this.live.save(id);
-    return this.live.get(id) ?? current;
+    return this.cancels.cancel(stored, this.conversationOf(caller, stored.task.contextId));
+  }
+
+  /** writes a task whose state settled and tells the other processes */
+  private async saveSettled(id: string, options?: SaveOptions): Promise<void> {
+    await this.live.save(id, options);
+    this.options.signals?.settled(id);
   }
 
   /** The task now and its next events; refused for a task that will change no more. */
@@ -365,6 +374,10 @@ export class SemanticHandler {
     });
     this.live.publish({ kind: 'task', task });
     this.sweeper.watch(taskId);
+  }
+
+  private signalFailed(taskId: string, error: unknown): void {
+    this.options.logger.warn({ taskId, error: String(error) }, 'a2a task signal not handled');
   }
 
   /** the limits apply again after the next turn; the turn itself goes on */

@@ -4,6 +4,7 @@ import type { Agent } from '../runtime/agent.js';
 import type { Logger } from '../runtime/logger.js';
 import type { A2aByteLimits } from './config.js';
 import type { A2aMessage, Task } from './tasks/model.js';
+import type { TaskSignals } from './tasks/task-signals.js';
 import type { TaskStore } from './tasks/task-store.js';
 import type { TurnAdmission } from './turn-admission.js';
 
@@ -35,6 +36,8 @@ export interface SemanticHandlerOptions {
   readonly holder?: string;
   /** how long a context claim holds without renewal (DEFAULT_CLAIM_LEASE_MS) */
   readonly claimLeaseMs?: number;
+  /** what the processes sharing the store tell each other (none: one process) */
+  readonly signals?: TaskSignals;
   /** how often the store is swept for overdue tasks (DEFAULT_SWEEP_INTERVAL_MS) */
   readonly sweepIntervalMs?: number;
 }

@@ -26,6 +26,7 @@ import { DEFAULT_RPC_BODY_LIMIT, rpcRouter } from './jsonrpc/rpc-router.js';
 import { resolvePublicUrl } from './public-url.js';
 import { SemanticHandler } from './semantic-handler.js';
 import type { TurnAdmission } from './turn-admission.js';
+import type { TaskSignals } from './tasks/task-signals.js';
 import type { TaskStore, TaskStoreStats } from './tasks/task-store.js';
 import type { ListenAddress } from './public-url.js';
 
@@ -66,6 +67,8 @@ export interface A2aRuntime {
   readonly agent: Agent;
   /** where tasks, contexts, replay entries and push configs live (cli/ chooses it with the tracker store) */
   readonly taskStore: TaskStore;
+  /** what the processes sharing the task store tell each other; undefined: one process */
+  readonly signals?: TaskSignals | undefined;
   /** the assistant's understanding (slots pre-filled by a data part are added to its commands) */
   readonly commandGenerator: CommandGenerator;
   readonly logger: Logger;
@@ -111,6 +114,7 @@ export function prepareA2aServer(options: A2aSetupOptions): A2aServer | undefine
       const handler = new SemanticHandler({
         agent: deps.agent,
         store: deps.taskStore,
+        ...(deps.signals ? { signals: deps.signals } : {}),
         commandGenerator: deps.commandGenerator,
         settings: config,
         logger: deps.logger,
@@ -133,6 +137,7 @@ export function prepareA2aServer(options: A2aSetupOptions): A2aServer | undefine
         close: () => {
           handler.close();
           push?.close();
+          void deps.signals?.close();
         },
       };
       const served = withGracefulShutdown({ rpc, handler: closing, admission: deps.admission });

@@ -24,6 +24,8 @@ export interface TaskEndingsOptions {
   readonly taskTimeoutSeconds: number;
   /** stops the timers of forgotten tasks */
   readonly forgotten: (taskIds: readonly string[]) => void;
+  /** tells the other processes that a task's settled state is stored */
+  readonly settled: (taskId: string) => void;
 }
 
 export class TaskEndings {
@@ -40,6 +42,7 @@ export class TaskEndings {
     runner.finish(task, outcome, []);
     try {
       await live.save(task.id);
+      this.options.settled(task.id);
     } finally {
       await live.drop(task.id);
     }
@@ -95,6 +98,7 @@ export class TaskEndings {
     if (running) {
       this.options.runner.finish(running, outcome, []);
       await live.save(id);
+      this.options.settled(id);
     } else if (stored) await this.endWith(stored, outcome);
   }
 

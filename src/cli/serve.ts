@@ -1,6 +1,6 @@
 import type { LockStore, TrackerStore } from '../core/ports.js';
 import { prepareA2aServer } from '../a2a/setup.js';
-import { openTaskStore } from './a2a-task-store.js';
+import { openTaskSignals, openTaskStore } from './a2a-task-store.js';
 import { AppError } from '../core/errors.js';
 import { validateProject } from '../project/validate/index.js';
 import type { ProjectLocation } from '../project/load/discover.js';
@@ -171,6 +171,7 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
       ? a2a.jsonRpc({
           agent,
           taskStore: openTaskStore({ trackerStore, config: a2a.config }),
+          signals: openTaskSignals({ trackerStore, config: a2a.config, logger: options.logger }),
           commandGenerator: understanding.generator,
           logger: requestLog.logger,
           // A2A turns pass the same door as the channels': /metrics counts them, shutdown waits for them

@@ -35,6 +35,15 @@ export class TaskEvents {
     for (const listener of this.everyTask) listener(event);
   }
 
+  hasListeners(taskId: string): boolean {
+    return this.listeners.has(taskId);
+  }
+
+  /** An event heard from another process: the task's own listeners hear it, not the every-task ones. */
+  emitToSubscribers(taskId: string, event: TaskEvent): void {
+    for (const listener of [...(this.listeners.get(taskId) ?? [])]) listener(event);
+  }
+
   /** Drops the listeners of forgotten tasks. */
   forget(taskIds: Iterable<string>): void {
     for (const id of taskIds) this.listeners.delete(id);

@@ -1,0 +1,132 @@
+/**
+ * A2A task signals between processes on one PostgreSQL (src/a2a/tasks/task-signals.ts): NOTIFY on one
+ * channel, LISTEN on a connection of its own. A notification carries the sender's id, the kind and the
+ * task id (far below PostgreSQL's 8,000-byte payload limit); the state itself is read from the store.
+ * A lost connection is reopened with backoff; signals sent while it is down are dropped (logged):
+ * they are hints that spare a wait, the store stays the truth.
+ */
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import type { StoreLogger } from '../store-logger.js';
+import { DEFAULT_LIMITS, postgresConnection } from './sql-connection.js';
+import type { PostgresTarget } from './postgres-target.js';
+
+export const TASK_SIGNAL_CHANNEL = 'parley_a2a_tasks';
+const MAX_BACKOFF_MS = 10_000;
+
+type Kind = 'settled' | 'cancel';
+
+interface Handlers {
+  settled(taskId: string): void;
+  cancel(taskId: string): void;
+}
+
+interface Payload {
+  readonly from: string;
+  readonly kind: Kind;
+  readonly taskId: string;
+}
+
+export class PostgresTaskSignals {
+  private readonly target: PostgresTarget;
+  private readonly logger: StoreLogger;
+  private readonly self = randomUUID();
+  private handlers: Handlers | undefined;
+  private client: pg.Client | undefined;
+  private connecting: Promise<pg.Client> | undefined;
+  private closed = false;
+  private backoffMs = 100;
+  private retrying: NodeJS.Timeout | undefined;
+
+  constructor(options: { target: PostgresTarget; logger: StoreLogger }) {
+    this.target = options.target;
+    this.logger = options.logger;
+  }
+
+  settled(taskId: string): void {
+    this.notify('settled', taskId);
+  }
+
+  cancel(taskId: string): void {
+    this.notify('cancel', taskId);
+  }
+
+  listen(handlers: Handlers): void {
+    this.handlers = handlers;
+    void this.connection().catch(() => undefined);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.retrying);
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => undefined);
+  }
+
+  private notify(kind: Kind, taskId: string): void {
+    const payload = JSON.stringify({ from: this.self, kind, taskId } satisfies Payload);
+    void this.connection()
+      .then((client) => client.query('SELECT pg_notify($1, $2)', [TASK_SIGNAL_CHANNEL, payload]))
+      .catch((error: unknown) =>
+        this.logger.warn({ kind, taskId, error: String(error) }, 'a2a task signal not sent'),
+      );
+  }
+
+  private connection(): Promise<pg.Client> {
+    if (this.client) return Promise.resolve(this.client);
+    if (this.closed) return Promise.reject(new Error('the task signals are closed'));
+    this.connecting ??= this.open().finally(() => (this.connecting = undefined));
+    return this.connecting;
+  }
+
+  private async open(): Promise<pg.Client> {
+    const client = new pg.Client(postgresConnection(this.target.url, this.target.schema, DEFAULT_LIMITS));
+    client.on('error', (error) => this.lost(client, error));
+    client.on('end', () => this.lost(client, new Error('connection ended')));
+    client.on('notification', (message) => this.heard(message.payload));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${TASK_SIGNAL_CHANNEL}`);
+    } catch (error) {
+      await client.end().catch(() => undefined);
+      this.retryLater();
+      throw error;
+    }
+    this.backoffMs = 100;
+    this.client = client;
+    return client;
+  }
+
+  private lost(client: pg.Client, error: Error): void {
+    if (this.client !== client) return;
+    this.client = undefined;
+    if (this.closed) return;
+    this.logger.warn({ error: error.message }, 'a2a task signal connection lost: reconnecting');
+    this.retryLater();
+  }
+
+  /** one reconnection pending at a time, with a growing delay, while there is someone to listen */
+  private retryLater(): void {
+    if (this.closed || !this.handlers || this.retrying) return;
+    const delay = this.backoffMs;
+    this.backoffMs = Math.min(MAX_BACKOFF_MS, this.backoffMs * 2);
+    this.retrying = setTimeout(() => {
+      this.retrying = undefined;
+      void this.connection().catch(() => undefined);
+    }, delay);
+    this.retrying.unref();
+  }
+
+  private heard(raw: string | undefined): void {
+    let payload: Partial<Payload>;
+    try {
+      payload = JSON.parse(raw ?? '') as Partial<Payload>;
+    } catch {
+      return;
+    }
+    if (payload.from === this.self || typeof payload.taskId !== 'string') return;
+    if (payload.kind === 'settled') this.handlers?.settled(payload.taskId);
+    else if (payload.kind === 'cancel') this.handlers?.cancel(payload.taskId);
+  }
+}

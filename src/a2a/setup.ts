@@ -5,6 +5,7 @@
  * listens, because an inferred URL needs the port actually bound.
  */
 import type { Router } from 'express';
+import { AppError } from '../core/errors.js';
 import type { Assistant } from '../core/assistant.js';
 import type { CommandGenerator } from '../core/ports.js';
 import type { Agent } from '../runtime/agent.js';
@@ -84,6 +85,7 @@ export function prepareA2aServer(options: A2aSetupOptions): A2aServer | undefine
   if (!loaded) return undefined;
   const { config } = loaded;
   assertGuardrails({ assistant: options.assistant, env: options.env });
+  const claimLeaseMs = claimLeaseOf(options.env);
   if (config.contextIdAsSenderId)
     options.logger.warn(
       { key: 'a2a_server.context_id_as_sender_id' },
@@ -115,6 +117,7 @@ export function prepareA2aServer(options: A2aSetupOptions): A2aServer | undefine
         agent: deps.agent,
         store: deps.taskStore,
         ...(deps.signals ? { signals: deps.signals } : {}),
+        ...(claimLeaseMs !== undefined ? { claimLeaseMs } : {}),
         commandGenerator: deps.commandGenerator,
         settings: config,
         logger: deps.logger,
@@ -172,4 +175,17 @@ function describe(chosen: ChosenCard, endpoint: string | undefined): string {
   const skills = chosen.content.skills.map((skill) => skill.id).join(', ');
   const card = chosen.origin === 'static' ? 'static AgentCard' : `AgentCard skills: ${skills}`;
   return `A2A: JSON-RPC at ${endpoint ?? '(not listening)'}, ${card}`;
+}
+
+/** PARLEY_A2A_CLAIM_LEASE_SECONDS: how soon a dead process's contexts are free again (30 s by default) */
+function claimLeaseOf(env: Readonly<Record<string, string | undefined>>): number | undefined {
+  const raw = env['PARLEY_A2A_CLAIM_LEASE_SECONDS']?.trim();
+  if (raw === undefined || raw === '') return undefined;
+  const seconds = Number(raw);
+  if (Number.isInteger(seconds) && seconds >= 1 && seconds <= 3600) return seconds * 1000;
+  throw new AppError({
+    code: 'A2A_CONFIG_INVALID',
+    message: `PARLEY_A2A_CLAIM_LEASE_SECONDS must be a whole number of seconds from 1 to 3600, not '${raw}'.`,
+    details: { variable: 'PARLEY_A2A_CLAIM_LEASE_SECONDS' },
+  });
 }

@@ -8,72 +8,12 @@ import { Role, TaskState } from '@a2a-js/sdk';
 import type { Message, SendMessageRequest, Task } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer, request as httpRequest } from 'node:http';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createTestDatabase, requirePostgres } from '../support/postgres.js';
 import type { TestDatabase } from '../support/postgres.js';
 import { A2A_DOMAIN, A2A_FLOWS, writeA2aProject } from './a2a-project.js';
+import { parleyRun, roundRobin } from './replica-support.js';
 import { readSse, rpc, slowActionServer } from './rpc-support.js';
-
-/** Sends each request to the next target in turn, streaming bodies both ways. */
-async function roundRobin(): Promise<{ url: string; targets: string[]; close: () => Promise<void> }> {
-  const targets: string[] = [];
-  let next = 0;
-  const server: Server = createServer((incoming, outgoing) => {
-    const target = new URL(targets[next++ % targets.length] as string);
-    const forwarded = httpRequest(
-      {
-        host: target.hostname,
-        port: target.port,
-        path: incoming.url,
-        method: incoming.method,
-        headers: incoming.headers,
-      },
-      (answer) => {
-        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(outgoing);
-      },
-    );
-    forwarded.on('error', () => outgoing.destroy());
-    incoming.pipe(forwarded);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    targets,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
-
-async function parleyRun(root: string): Promise<{ url: string; child: ChildProcess; output: () => string }> {
-  const child = spawn(
-    process.execPath,
-    ['bin/parley.js', 'run', '--port', '0', '-i', '127.0.0.1', '--project', root],
-    {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /running at (http:\/\/[^ ]+) /.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`parley run exited (${code}): ${output}`)));
-  });
-  return { url, child, output: () => output };
-}
 
 function request(text: string, extra: Partial<Message> = {}): SendMessageRequest {
   return {

@@ -132,7 +132,7 @@ describe('A2A: one of two processes killed during load (PostgreSQL)', function (
     }
 
     // no task is left running once the dead process's claims lapsed and a sweep ran
-    let lost = 0;
+    let lost: number;
     const database_ = new pg.Client({ connectionString: url });
     await database_.connect();
     try {

@@ -77,14 +77,23 @@ export const actionCount = {
 };
 `;
 
+export interface DoneMeansProjectOptions {
+  /** the settings of `action_endpoint`, indented (default: the in-process `actions` module, which runs action_count) */
+  readonly actionEndpoint?: string;
+  /** config.yml (default: no pipeline, so free text goes to the offline NLU) */
+  readonly config?: string;
+}
+
 /** A project folder with the assistant above; `endpoints` chooses the stores (none: the SQLite default). */
-export function writeDoneMeansProject(endpoints = ''): string {
+export function writeDoneMeansProject(endpoints = '', options: DoneMeansProjectOptions = {}): string {
   return writeInlineProject({
     domain: DOMAIN,
     flows: FLOWS,
-    endpoints: `action_endpoint:\n  actions_module: actions\n${endpoints}`,
+    endpoints: `action_endpoint:\n${options.actionEndpoint ?? '  actions_module: actions'}\n${endpoints}`,
+    ...(options.config ? { config: options.config } : {}),
     credentials: 'rest:\n',
-    files: { 'actions/count.mjs': COUNT_ACTION },
+    // an action server runs action_count instead: an in-process action would be found first
+    files: options.actionEndpoint ? {} : { 'actions/count.mjs': COUNT_ACTION },
   });
 }
 

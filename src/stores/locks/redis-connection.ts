@@ -70,11 +70,22 @@ export function readRedisConnection(
       commandTimeout: timeoutMs,
       // fail a command after one reconnection attempt instead of queueing it while Redis is down
       maxRetriesPerRequest: 1,
+      retryStrategy: reconnectDelay,
       lazyConnect: true,
     },
     keyPrefix: keyPrefix ? `${keyPrefix}:` : '',
     description: `redis at ${shownHost}${url ? '' : `/${db}`}`,
   };
+}
+
+/**
+ * Every turn takes a lock, so each second between Redis coming back and the client noticing is a
+ * second of 503s: try again at least once a second (ioredis' own backoff grows to 5 s).
+ */
+export const MAX_RECONNECT_DELAY_MS = 1000;
+
+function reconnectDelay(attempt: number): number {
+  return Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS);
 }
 
 function hostOf(reader: ConfigReader): string {

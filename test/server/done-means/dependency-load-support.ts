@@ -31,6 +31,7 @@ export type LoadPhase = 'before' | 'failing' | 'fixed';
 
 export interface LoadEntry {
   readonly conversation: string;
+  /** the message's number, unique in its conversation: `lane * LANE + k` for the k-th of a client */
   readonly n: number;
   readonly sentIn: LoadPhase;
   readonly answeredIn: LoadPhase;
@@ -42,8 +43,12 @@ export interface LoadEntry {
   readonly error?: string;
 }
 
+/** numbers of the messages of one client of a conversation: [lane * LANE, (lane + 1) * LANE) */
+export const LANE = 1_000_000;
+
 export interface RestLoadOptions {
-  readonly baseUrl: string;
+  /** one client per conversation and URL: with several servers, the turns of a conversation race */
+  readonly baseUrl: string | readonly string[];
   readonly conversations: readonly string[];
   /** the text each turn sends */
   readonly message: string;
@@ -67,7 +72,10 @@ export class RestLoad {
 
   constructor(options: RestLoadOptions) {
     this.options = options;
-    this.clients = Promise.all(options.conversations.map((id) => this.client(id)));
+    const urls = typeof options.baseUrl === 'string' ? [options.baseUrl] : options.baseUrl;
+    this.clients = Promise.all(
+      urls.flatMap((url, lane) => options.conversations.map((id) => this.client(id, url, lane))),
+    );
   }
 
   /** ms since the load started */
@@ -101,13 +109,13 @@ export class RestLoad {
     return this.entries;
   }
 
-  private async client(conversation: string): Promise<void> {
-    for (let n = 0; !this.stopped; n += 1) {
+  private async client(conversation: string, baseUrl: string, lane: number): Promise<void> {
+    for (let n = lane * LANE; !this.stopped; n += 1) {
       const sentIn = this.phase;
       const sentAt = this.now();
       const body = { sender: conversation, message: this.options.message, metadata: { n } };
       try {
-        const reply = await postRest(this.options.baseUrl, body);
+        const reply = await postRest(baseUrl, body);
         this.entries.push({
           conversation,
           n,
@@ -139,6 +147,8 @@ export interface FailureScenario extends RestLoadOptions {
   readonly fail: () => unknown;
   /** mends it */
   readonly fix: () => unknown;
+  /** the dependency stays broken at least this long (default 0) */
+  readonly minFailingMs?: number;
   /** answers every client must have had while it is broken (default 4) */
   readonly answersWhileFailing?: number;
   /** and after the fix (default 4) */
@@ -157,6 +167,7 @@ export async function loadThroughFailure(
   const failingAt = load.enter('failing');
   await scenario.fail();
   await load.everyClientAnswered(failingAt, 'answers while failing', scenario.answersWhileFailing ?? 4);
+  await sleep(failingAt + (scenario.minFailingMs ?? 0) - load.now());
   const fixedAt = load.enter('fixed');
   await scenario.fix();
   await load.everyClientAnswered(fixedAt, 'answers after the fix', scenario.answersAfter ?? 4);
@@ -196,6 +207,8 @@ export interface Figures {
   readonly errors: Readonly<Record<string, number>>;
   /** from the fix to the first turn that worked again */
   readonly recoveryMs: number;
+  /** from the fix until every conversation had a turn that worked (when it differs) */
+  readonly allRecoveredMs?: number;
   /** the slowest answer while the dependency was failing */
   readonly slowestMs: number;
 }
@@ -207,7 +220,8 @@ export function printFigures(figures: Figures): void {
     .join(', ');
   console.log(
     `      (${figures.dependency} ${figures.failure}: ${figures.turns} turns, errors: ${errors || 'none'}, ` +
-      `slowest answer while failing ${Math.round(figures.slowestMs)} ms, recovery ${Math.round(figures.recoveryMs)} ms)`,
+      `slowest answer while failing ${Math.round(figures.slowestMs)} ms, recovery ${Math.round(figures.recoveryMs)} ms` +
+      `${figures.allRecoveredMs === undefined ? '' : `, every conversation ${Math.round(figures.allRecoveredMs)} ms`})`,
   );
 }
 
@@ -219,6 +233,24 @@ export function recoveryMs(
 ): number {
   const answers = entries.filter((entry) => entry.answeredAt >= fixedAt && isOk(entry));
   return Math.min(...answers.map((entry) => entry.answeredAt - fixedAt));
+}
+
+/** ms from `fixedAt` until every conversation had an answer after it that did the work */
+export function allRecoveredMs(
+  entries: readonly LoadEntry[],
+  fixedAt: number,
+  conversations: readonly string[],
+  isOk: (entry: LoadEntry) => boolean,
+): number {
+  return Math.max(
+    ...conversations.map((id) =>
+      recoveryMs(
+        entries.filter((entry) => entry.conversation === id),
+        fixedAt,
+        isOk,
+      ),
+    ),
+  );
 }
 
 /** the `Count N.` of a reply of the counting flow, or undefined */
@@ -252,9 +284,12 @@ export async function expectValidCountingLogs(options: {
       counts.map((_, index) => index + 1),
     );
     const storedN = turns.map((turn) => (turn.user.metadata as { n: number }).n);
-    expect(storedN, `${id}: each message stored once, in order`).to.deep.equal(
-      [...new Set(storedN)].sort((a, b) => a - b),
-    );
+    for (const lane of new Set(storedN.map((n) => Math.floor(n / LANE)))) {
+      const ofLane = storedN.filter((n) => Math.floor(n / LANE) === lane);
+      expect(ofLane, `${id}: each message stored once, in the order its client sent it`).to.deep.equal(
+        [...new Set(ofLane)].sort((a, b) => a - b),
+      );
+    }
     for (const entry of options.entries.filter((candidate) => candidate.conversation === id)) {
       const answered = entry.reply?.status === 200 ? countOf(textsOf(entry.reply)) : undefined;
       if (answered === undefined) continue;

@@ -31,7 +31,9 @@ export type A2aErrorReason =
   /** the keys to verify tokens could not be fetched (HTTP 503) */
   | 'AUTH_UNAVAILABLE'
   /** a graceful shutdown began: running turns finish, new ones are refused (HTTP 503) */
-  | 'SHUTTING_DOWN';
+  | 'SHUTTING_DOWN'
+  /** a service the server needs (its store, its lock store) is down or busy: retry later (HTTP 503) */
+  | 'UNAVAILABLE';
 
 export class A2aError extends Error {
   readonly reason: A2aErrorReason;

@@ -109,7 +109,7 @@ export class TcpProxy {
   }
 
   private async listen(port: number): Promise<void> {
-    const server = createServer((client) => this.pipe(client));
+    const server: Server = createServer((client) => this.pipe(client, server));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(port, '127.0.0.1', () => {
@@ -121,7 +121,12 @@ export class TcpProxy {
     this.server = server;
   }
 
-  private pipe(client: Socket): void {
+  private pipe(client: Socket, server: Server): void {
+    // a connection the kernel accepted just before `pause()` closed the listener: refused too
+    if (server !== this.server) {
+      client.destroy();
+      return;
+    }
     this.acceptedCount += 1;
     if (this.frozen) {
       // accepted, never answered

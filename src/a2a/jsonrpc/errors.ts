@@ -2,9 +2,10 @@
  * A2aError → JSON-RPC error object and HTTP status, per wire version (spec/a2a.md §2.9): v1.0 carries
  * a google.rpc.ErrorInfo in `data`, v0.3 a free-form object. JSON-RPC errors travel with HTTP 200,
  * except what the transport must signal: a busy context (409), no room for a context or a server
- * shutting down (503), a body too large (413), and internal failures (500). -32010 (busy) and
+ * shutting down or a dependency down (503), a body too large (413), and internal failures (500). -32010 (busy) and
  * -32012 (shutting down) are Parley's own codes in the implementation-defined range.
  */
+import { ERROR_KINDS, errorCodeOf } from '../../core/error-kinds.js';
 import { A2aError } from '../a2a-error.js';
 import type { A2aErrorReason } from '../a2a-error.js';
 
@@ -32,6 +33,7 @@ const CODES: Record<A2aErrorReason, number> = {
   UNAUTHENTICATED: -32011,
   AUTH_UNAVAILABLE: -32603,
   SHUTTING_DOWN: -32012,
+  UNAVAILABLE: -32603,
 };
 
 const HTTP_STATUS: Partial<Record<A2aErrorReason, number>> = {
@@ -42,6 +44,7 @@ const HTTP_STATUS: Partial<Record<A2aErrorReason, number>> = {
   INTERNAL: 500,
   UNAUTHENTICATED: 401,
   AUTH_UNAVAILABLE: 503,
+  UNAVAILABLE: 503,
 };
 
 export interface JsonRpcError {
@@ -79,8 +82,19 @@ export function toJsonRpcError(error: A2aError, version: WireVersion): JsonRpcEr
   return { code, message: error.message, data: { reason, ...error.metadata } };
 }
 
-/** Any failure as an A2aError: unexpected ones become INTERNAL (their message is not shown). */
+/**
+ * Any failure as an A2aError: a dependency that is down or busy (a store outage) becomes UNAVAILABLE
+ * with its code, anything else unexpected INTERNAL (their messages are not shown).
+ */
 export function asA2aError(error: unknown): A2aError {
   if (error instanceof A2aError) return error;
+  const code = errorCodeOf(error);
+  if (code && ERROR_KINDS[code] === 'unavailable')
+    return new A2aError({
+      reason: 'UNAVAILABLE',
+      message: 'A service the assistant needs is unavailable; try again later.',
+      metadata: { code },
+      cause: error,
+    });
   return new A2aError({ reason: 'INTERNAL', message: 'Internal error', cause: error });
 }

@@ -9,6 +9,7 @@ import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'exp
 import type { Logger } from '../../runtime/logger.js';
 import { MAX_BODY_DEPTH, nestedDeeperThan } from '../../core/text/json-depth.js';
 import { A2aError } from '../a2a-error.js';
+import type { A2aErrorReason } from '../a2a-error.js';
 import { CALLER_LOCAL } from '../auth/bearer-auth.js';
 import { ANONYMOUS_CALLER } from '../caller.js';
 import { requestedVersion } from '../protocol-version.js';
@@ -132,11 +133,10 @@ async function handle(request: Request, response: Response, options: RpcRouterOp
     if (answer) response.json({ jsonrpc: '2.0', id, result: answer.result });
   } catch (error) {
     const failure = asA2aError(error);
-    if (failure.reason === 'INTERNAL')
-      options.logger.error(
-        { method, error: error instanceof Error ? error.message : String(error) },
-        'a2a call failed',
-      );
+    const fields = { method, error: error instanceof Error ? error.message : String(error) };
+    if (failure.reason === 'INTERNAL') options.logger.error(fields, 'a2a call failed');
+    else if (failure.reason === 'UNAVAILABLE')
+      options.logger.warn(fields, 'a2a call failed: a dependency is unavailable');
     if (!response.headersSent) {
       if (STREAMING.has(route.operation) && acceptsEventStream(request))
         sendStreamedError(response, id, failure, route.version);
@@ -172,10 +172,15 @@ function sendStreamedError(response: Response, id: unknown, error: A2aError, ver
   sse.end();
 }
 
+const RETRY_SOON: ReadonlySet<A2aErrorReason> = new Set([
+  'CONTEXT_BUSY',
+  'MAX_CONTEXTS_REACHED',
+  'UNAVAILABLE',
+]);
+
 function sendError(response: Response, id: unknown, error: A2aError, version: WireVersion): void {
   const status = httpStatusOf(error.reason);
-  if (error.reason === 'CONTEXT_BUSY' || error.reason === 'MAX_CONTEXTS_REACHED')
-    response.set('Retry-After', '1');
+  if (RETRY_SOON.has(error.reason)) response.set('Retry-After', '1');
   response.status(status).json({ jsonrpc: '2.0', id, error: toJsonRpcError(error, version) });
 }
 

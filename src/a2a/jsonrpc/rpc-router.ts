@@ -4,6 +4,7 @@
  * malformed body gets -32700 with `id: null` and a body over the limit a JSON-RPC error (HTTP 413),
  * never another body format.
  */
+import { isUtf8 } from 'node:buffer';
 import express, { Router } from 'express';
 import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from '../../runtime/logger.js';
@@ -65,8 +66,7 @@ export function rpcRouter(options: RpcRouterOptions): Router {
 async function handle(request: Request, response: Response, options: RpcRouterOptions, keepAliveMs: number) {
   let body: unknown;
   try {
-    const raw: unknown = request.body;
-    body = JSON.parse(Buffer.isBuffer(raw) ? raw.toString('utf8') : '');
+    body = parseJsonBody(request.body);
   } catch {
     sendError(
       response,
@@ -143,6 +143,16 @@ async function handle(request: Request, response: Response, options: RpcRouterOp
       else sendError(response, id, failure, route.version);
     } else if (!response.writableEnded) response.end();
   }
+}
+
+/**
+ * The body as JSON. JSON text is UTF-8 (RFC 8259 §8.1): other bytes are refused, not decoded as
+ * U+FFFD, which would change the ids and texts a client sent (and echo an id it never sent).
+ */
+function parseJsonBody(raw: unknown): unknown {
+  const bytes = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);
+  if (!isUtf8(bytes)) throw new SyntaxError('The request body is not UTF-8.');
+  return JSON.parse(bytes.toString('utf8'));
 }
 
 /** the caller bearer auth found (with auth on, every call that got here has one), else the anonymous one */

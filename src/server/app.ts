@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import express from 'express';
 import type { ErrorRequestHandler, Express, Router } from 'express';
 import type { InputChannel } from '../channels/channel.js';
@@ -52,7 +53,9 @@ export function createApp(options: AppOptions): Express {
   if (options.requestLog) app.use(options.requestLog.middleware());
   if (options.cors && options.cors.length > 0) app.use(corsMiddleware(options.cors));
   for (const mounted of options.bodyReadingRouters ?? []) app.use(mounted.path, mounted.router);
-  app.use(express.json({ limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT, type: jsonTypes }));
+  app.use(
+    express.json({ limit: options.bodyLimit ?? DEFAULT_BODY_LIMIT, type: jsonTypes, verify: requireUtf8 }),
+  );
   app.use(bodyDepthGuard());
   app.get('/', (_request, response) => {
     response.type('text/plain').send(`Hello from Parley: ${PARLEY_VERSION}`);
@@ -76,6 +79,19 @@ export function createApp(options: AppOptions): Express {
 function jsonTypes(request: { headers: Record<string, unknown> }): boolean {
   const type = String(request.headers['content-type'] ?? '');
   return type === '' || type.includes('json') || type.startsWith('application/x-www-form-urlencoded');
+}
+
+/**
+ * JSON text is UTF-8 (RFC 8259 §8.1). Other bytes would be read as U+FFFD, so two different senders
+ * would become one conversation and texts would change unseen: the body is refused (a 400 through
+ * the error handler) unless the client declared another charset the parser reads.
+ */
+function requireUtf8(_request: unknown, _response: unknown, body: Buffer, encoding: string): void {
+  if (/^utf-?8$/i.test(encoding) && !isUtf8(body))
+    throw Object.assign(new Error('The request body is not UTF-8.'), {
+      status: 400,
+      type: 'encoding.invalid',
+    });
 }
 
 const errorHandler: ErrorRequestHandler = (error: unknown, _request, response, next) => {

@@ -455,6 +455,10 @@ export function copyJson(value: unknown): unknown {
   return objectOf(Object.entries(value).map(([key, item]) => [key, copyJson(item)]));
 }
 
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 function typeOf(value: unknown): string {
   return Array.isArray(value) ? 'array' : value === null ? 'null' : typeof value;
 }
@@ -486,8 +490,9 @@ export function applyMutation(body: unknown, change: Mutation): unknown {
       define(holder, String(last), otherType(current, change.value, change.text, change.number));
       break;
     case 'pollute': {
-      const target = typeof current === 'object' && current !== null ? current : holder;
-      define(target, change.key, change.value ?? objectOf([['polluted', 'yes']]));
+      // only objects: JSON gives arrays no named properties (and an array's own `constructor` breaks .map)
+      const target = isObject(current) ? current : isObject(holder) ? holder : undefined;
+      if (target) define(target, change.key, change.value ?? objectOf([['polluted', 'yes']]));
       break;
     }
     case 'blow-up':
@@ -508,4 +513,20 @@ export function mutated(valid: () => unknown): fc.Arbitrary<{ body: unknown; cha
   return fc
     .array(mutation, { minLength: 1, maxLength: 3 })
     .map((changes) => ({ body: changes.reduce(applyMutation, valid()), changes }));
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Rasa's answers (REST channel, HTTP API)
+
+/** A refusal in Rasa's error body: `status: failure`, the HTTP status repeated as `code`, a reason. */
+export function isRasaError(answer: RawAnswer): boolean {
+  const body = answer.json;
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return false;
+  const fields = body as Record<string, unknown>;
+  return (
+    fields['status'] === 'failure' &&
+    fields['code'] === answer.status &&
+    typeof fields['reason'] === 'string' &&
+    typeof fields['message'] === 'string'
+  );
 }

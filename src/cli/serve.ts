@@ -118,20 +118,22 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
     projectRoot: options.projectRoot,
     logger: requestLog.logger,
   });
+  const metrics = new ServerMetrics(options.metrics);
   const stores = await openStores({
     assistant,
     projectRoot: options.projectRoot,
     logger: options.logger,
+    brokerObserver: metrics,
     ...(options.trackerStore ? { trackerStore: options.trackerStore } : {}),
     ...(options.lockStore ? { lockStore: options.lockStore } : {}),
   });
   try {
     const { trackerStore, lockStore } = stores;
-    const metrics = new ServerMetrics(options.metrics);
     const agent = await composeAgent({
       assistant,
       projectRoot: options.projectRoot,
-      trackerStore: instrumentTrackerStore(trackerStore, metrics),
+      // each stored turn's events go to the event broker (when endpoints.yml has one), then are timed
+      trackerStore: instrumentTrackerStore(stores.publishingTrackerStore, metrics),
       lockStore: instrumentLockStore(lockStore, metrics),
       commandGenerator: understanding.generator,
       logger: requestLog.logger,
@@ -161,6 +163,7 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
             understanding: understanding.kind,
             tracker_store: stores.trackerDescription,
             lock_store: stores.lockDescription,
+            ...(stores.brokerDescription ? { event_broker: stores.brokerDescription } : {}),
           },
         })
       : undefined;
@@ -209,6 +212,7 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
       `model: ${model.modelPath}${model.trainedNow ? ' (trained now)' : ''}`,
       `tracker store: ${stores.trackerDescription}`,
       `lock store: ${stores.lockDescription}`,
+      ...(stores.brokerDescription ? [`event broker: ${stores.brokerDescription}`] : []),
       ...(api ? [api.summary] : []),
       ...(metricsGuard ? ['metrics: HTTP API auth'] : []),
       ...(a2a ? [a2a.summary()] : []),

@@ -280,8 +280,12 @@ export const DIAGNOSTIC_CODES = {
     'Use `/SetSlots(...)` for deterministic buttons.',
   ),
   ENDPOINTS_SECTION_NOT_RUN: w(
-    'endpoints.yml has a section Rasa acts on and Parley reads without acting on it (event broker, tracing, OTLP metrics, model server, MCP servers, external NLU server).',
+    'endpoints.yml has a section Rasa acts on and Parley reads without acting on it (tracing, OTLP metrics, model server, MCP servers, external NLU server).',
     'Remove the section, or see docs/compatibility.md for what Parley does instead.',
+  ),
+  EVENT_BROKER_NOT_RUN: w(
+    'endpoints.yml configures a Kafka event broker (`event_broker: type: kafka`); this release has no Kafka client, so events are not published (they stay in the tracker store).',
+    'Use `type: pika` (RabbitMQ) or `type: sql` (docs/event-brokers.md), or remove the section.',
   ),
   CUSTOM_ACTIONS_NOT_IMPLEMENTED: w(
     'The domain declares custom actions that nothing Parley runs provides: no action server `url` in `action_endpoint`, and no TypeScript or JavaScript module in the actions module (`actions_module`, default `actions/`); Python files there are not run. Each call fails and the user hears `utter_internal_error_rasa`. `validate` reports it when no module exists at all; `parley run` names the exact actions after loading the modules.',

@@ -44,6 +44,31 @@ export interface TrackerStore {
   close?(): Promise<void>;
 }
 
+/**
+ * Streams the events of committed turns to other services (Rasa's event brokers: RabbitMQ, SQL). It
+ * is handed each conversation's new events once they are stored, oldest first, and must neither block
+ * nor fail the turn: an adapter buffers, retries while the broker is away, and drops (and counts) the
+ * oldest when its bound is reached. `close` publishes what is waiting within a bounded time.
+ */
+export interface EventBroker {
+  publish(conversationId: string, events: readonly Event[]): void;
+  /** connects now, to log (or, if configured, fail the start) when the broker is not there */
+  open?(): Promise<void>;
+  close?(): Promise<void>;
+}
+
+/** Hears what an event broker does with the events it is given (the server's metrics). */
+export interface EventBrokerObserver {
+  /** the broker took them (RabbitMQ confirmed them, the SQL insert committed) */
+  brokerEventsPublished(count: number): void;
+  /** the buffer was full: the oldest waiting events were given up */
+  brokerEventsDropped(count: number): void;
+  /** a publish attempt failed (it is retried) */
+  brokerPublishFailed(): void;
+  /** how many events wait to be published now (buffered and in flight) */
+  brokerBacklog(count: number): void;
+}
+
 /** Serialises the turns of one conversation, also across processes for shared stores. */
 export interface LockStore {
   withLock<T>(conversationId: string, work: () => Promise<T>): Promise<T>;

@@ -1,6 +1,7 @@
 import { Router } from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { EventBrokerObserver } from '../core/ports.js';
 import type { ActionKind, ActionObserver, CallOutcome } from '../runtime/instrumented-action-runner.js';
 import type { StoreKind, StoreObserver, StoreOperation } from '../runtime/instrumented-stores.js';
 import { ActiveConversations } from './active-conversations.js';
@@ -39,9 +40,9 @@ const STORE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.2
 /**
  * The server's Prometheus metrics, in a registry of its own (never prom-client's global one, so that
  * several servers in one process, as in tests, do not share counts). It is the observer the turn
- * gate, the instrumented action runner and the instrumented stores report to.
+ * gate, the instrumented action runner, the instrumented stores and the event broker report to.
  */
-export class ServerMetrics implements TurnObserver, ActionObserver, StoreObserver {
+export class ServerMetrics implements TurnObserver, ActionObserver, StoreObserver, EventBrokerObserver {
   readonly registry = new Registry();
   private readonly turns: Counter<'channel' | 'outcome'>;
   private readonly turnDuration: Histogram<'channel'>;
@@ -51,6 +52,12 @@ export class ServerMetrics implements TurnObserver, ActionObserver, StoreObserve
   private readonly storeDuration: Histogram<'store' | 'operation'>;
   private readonly storeErrors: Counter<'store' | 'operation'>;
   private readonly active: ActiveConversations;
+  private readonly broker: {
+    readonly backlog: Gauge;
+    readonly published: Counter;
+    readonly dropped: Counter;
+    readonly failures: Counter;
+  };
   private readonly channelLabels = new Set<string>();
   private readonly turnCount = new LabelledChildren((channel, outcome) =>
     this.turns.labels({ channel, outcome }),
@@ -122,7 +129,24 @@ export class ServerMetrics implements TurnObserver, ActionObserver, StoreObserve
         this.set(active.count());
       },
     });
+    this.broker = brokerMetrics(registers);
     if (options.processMetrics !== false) collectDefaultMetrics({ register: this.registry });
+  }
+
+  brokerEventsPublished(count: number): void {
+    this.broker.published.inc(count);
+  }
+
+  brokerEventsDropped(count: number): void {
+    this.broker.dropped.inc(count);
+  }
+
+  brokerPublishFailed(): void {
+    this.broker.failures.inc();
+  }
+
+  brokerBacklog(count: number): void {
+    this.broker.backlog.set(count);
   }
 
   turnStarted(_channel: string, conversationId: string): void {
@@ -206,6 +230,32 @@ export class ServerMetrics implements TurnObserver, ActionObserver, StoreObserve
     this.channelLabels.add(channel);
     return channel;
   }
+}
+
+/** The event broker's metrics (they stay at zero without an event_broker). */
+function brokerMetrics(registers: Registry[]) {
+  return {
+    backlog: new Gauge({
+      name: 'parley_event_broker_backlog_events',
+      help: 'Events waiting to be published to the event broker (buffered and in flight)',
+      registers,
+    }),
+    published: new Counter({
+      name: 'parley_event_broker_published_events_total',
+      help: 'Events the event broker took (RabbitMQ confirmed them, the SQL insert committed)',
+      registers,
+    }),
+    dropped: new Counter({
+      name: 'parley_event_broker_dropped_events_total',
+      help: 'Events given up unpublished: the oldest when the buffer was full, or those left at shutdown',
+      registers,
+    }),
+    failures: new Counter({
+      name: 'parley_event_broker_publish_failures_total',
+      help: 'Publish attempts that failed (the events are retried)',
+      registers,
+    }),
+  };
 }
 
 /** `GET /metrics`: the Prometheus text format (no auth: block it at the proxy if the port is public). */

@@ -19,6 +19,11 @@ export class ConfigReader {
     return this.raw[key] !== undefined && this.raw[key] !== null;
   }
 
+  /** the value as written, for readers of shapes this class does not know (a list of names) */
+  value(key: string): unknown {
+    return this.raw[key];
+  }
+
   problem(message: string): void {
     this.problems.push(message);
   }

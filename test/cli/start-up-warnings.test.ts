@@ -88,7 +88,7 @@ describe('parley run says at start-up what validate warns about', function () {
       flows: 'flows:\n  hi:\n    description: says hi\n    steps:\n      - action: utter_hi\n',
       config:
         'recipe: default.v1\nlanguage: en\nassistant_id: start-up\npipline:\n  - name: NLUCommandAdapter\n',
-      endpoints: 'event_broker:\n  type: pika\n',
+      endpoints: 'tracing:\n  type: jaeger\n',
     });
     const logger = recordingLogger();
     const codes: unknown[] = [];

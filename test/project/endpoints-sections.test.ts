@@ -27,7 +27,7 @@ describe('endpoints.yml sections Parley does not run', () => {
   const notRun = Object.entries(RASA_ENDPOINT_SECTIONS).filter(([, entry]) => entry.support === 'warned');
 
   it('covers the sections Rasa acts on and Parley does not', () => {
-    expect(notRun.map(([key]) => key)).to.include.members(['event_broker', 'tracing', 'metrics', 'models']);
+    expect(notRun.map(([key]) => key)).to.include.members(['tracing', 'metrics', 'models']);
   });
 
   for (const [key] of notRun) {

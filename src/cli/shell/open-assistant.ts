@@ -57,11 +57,11 @@ export async function openAssistant(
     projectRoot: options.projectRoot,
     logger: options.logger,
   });
-  const { trackerStore, lockStore } = stores;
+  const { lockStore } = stores;
   const agent = await composeAgent({
     assistant: project.assistant,
     projectRoot: options.projectRoot,
-    trackerStore,
+    trackerStore: stores.publishingTrackerStore,
     lockStore,
     commandGenerator: understanding.generator,
     logger: options.logger,

@@ -1,4 +1,5 @@
 import type { LoadedProject } from '../load-project.js';
+import type { Section } from '../load/read-project.js';
 import { positionOf } from '../load/yaml-file.js';
 import type { CompatibilityFinding } from './findings.js';
 
@@ -27,7 +28,10 @@ export const RASA_ENDPOINT_SECTIONS: Readonly<Record<string, EndpointSection>> =
   interaction_handling: { support: 'supported', note: '`global_silence_timeout`, for voice channels' },
   a2a_server: { support: 'supported', note: "Parley's A2A server (docs/a2a.md)" },
   models: { support: 'warned', note: 'models are not pulled from a model server; pass -m or train locally' },
-  event_broker: { support: 'warned', note: 'no event broker: events stay in the tracker store' },
+  event_broker: {
+    support: 'supported',
+    note: 'pika (RabbitMQ, publisher confirms) and sql; `type: kafka` is read and not published in this release (EVENT_BROKER_NOT_RUN); docs/event-brokers.md',
+  },
   nlu: {
     support: 'warned',
     note: "no external NLU server: messages are understood by the assistant's own pipeline",
@@ -37,10 +41,32 @@ export const RASA_ENDPOINT_SECTIONS: Readonly<Record<string, EndpointSection>> =
   mcp_servers: { support: 'warned', note: 'MCP servers are not connected' },
 };
 
-/** The endpoints.yml sections Rasa acts on and Parley only reads, one finding each, at the section. */
+/**
+ * The endpoints.yml sections Rasa acts on and Parley only reads, one finding each, at the section; and
+ * an event broker of a type Parley reads without publishing to (Kafka).
+ */
 export function endpointSectionFindings(project: Pick<LoadedProject, 'raw'>): CompatibilityFinding[] {
   const endpoints = project.raw.endpoints;
   if (!endpoints) return [];
+  const broker = eventBrokerFinding(endpoints);
+  return [...sectionFindings(endpoints), ...(broker ? [broker] : [])];
+}
+
+function eventBrokerFinding(endpoints: Section): CompatibilityFinding | undefined {
+  const block = endpoints.data['event_broker'];
+  if (typeof block !== 'object' || block === null || Array.isArray(block)) return undefined;
+  const type = (block as Record<string, unknown>)['type'];
+  if (typeof type !== 'string' || type.trim().toLowerCase() !== 'kafka') return undefined;
+  return {
+    code: 'EVENT_BROKER_NOT_RUN',
+    where: positionOf(endpoints.file, ['event_broker', 'type']),
+    subject: 'event_broker',
+    message:
+      'The Kafka event broker (`event_broker: type: kafka`) is not supported in this release: events are not published (they stay in the tracker store). Use type: pika (RabbitMQ) or type: sql.',
+  };
+}
+
+function sectionFindings(endpoints: Section): CompatibilityFinding[] {
   return Object.entries(endpoints.data).flatMap(([key, value]): CompatibilityFinding[] => {
     const known = RASA_ENDPOINT_SECTIONS[key];
     // an empty section is absent, as Rasa reads it

@@ -89,7 +89,15 @@ export const endpointsSchema: SchemaObject = {
     models: section({ wait_time_between_pulls: { type: ['number', 'string', 'null'] } }),
     tracker_store: section(),
     lock_store: section(),
-    event_broker: section(),
+    event_broker: section({
+      // Rasa's pika keys (its sql keys are the tracker store's: dialect, db, username, password)
+      queues: { type: ['array', 'string'], 'x-expected': 'a list of queue names', items: text },
+      queue: text,
+      exchange_name: text,
+      raise_on_failure: { type: ['boolean', 'string'] },
+      connection_attempts: numberOrVar,
+      retry_delay_in_seconds: numberOrVar,
+    }),
     vector_store: section(),
     metrics: section(),
     tracing: {

@@ -33,14 +33,21 @@ export function sqliteTarget(file: string, projectRoot: string): SqliteTarget {
 
 export function readSqlTarget(
   reader: ConfigReader,
-  options: { projectRoot: string; env: Readonly<Record<string, string | undefined>> },
+  options: {
+    projectRoot: string;
+    env: Readonly<Record<string, string | undefined>>;
+    /** the SQLite file when `db` is not given (Rasa's tracker store: rasa.db; its SQL event broker: events.db) */
+    defaultSqliteFile?: string;
+  },
 ): SqlTarget | undefined {
   const url = reader.string('url');
   const dialect = dialectOf(reader, url);
   if (dialect === 'postgresql') return readPostgresTarget(reader, options.env);
   if (dialect !== 'sqlite') return undefined;
   if (reader.has('login_db')) reader.problem(`${reader.section}.login_db can only be used with PostgreSQL`);
-  const file = url?.startsWith('sqlite:') ? sqliteFileOfUrl(url) : (reader.string('db') ?? 'rasa.db');
+  const file = url?.startsWith('sqlite:')
+    ? sqliteFileOfUrl(url)
+    : (reader.string('db') ?? options.defaultSqliteFile ?? 'rasa.db');
   return reader.problems.length > 0 ? undefined : sqliteTarget(file, options.projectRoot);
 }
 

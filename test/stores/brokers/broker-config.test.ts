@@ -1,0 +1,176 @@
+import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AppError } from '../../../src/core/errors.js';
+import { createEventBroker } from '../../../src/stores/brokers/broker-factory.js';
+import { ConfigReader } from '../../../src/stores/config-reader.js';
+import { readPikaSettings } from '../../../src/stores/brokers/pika-config.js';
+import { validateProject } from '../../../src/project/validate/index.js';
+import { writeInlineProject } from '../../support/inline-project.js';
+import { recordingLogger } from '../../support/recording-logger.js';
+
+const root = mkdtempSync(join(tmpdir(), 'parley-broker-config-'));
+after(() => rmSync(root, { recursive: true, force: true }));
+
+function problemsOf(config: unknown, env: Record<string, string> = {}): string[] {
+  try {
+    createEventBroker({ config, projectRoot: root, env });
+  } catch (error) {
+    expect((error as AppError).code).to.equal('STORE_CONFIG_INVALID');
+    return ((error as AppError).details as { problems: string[] }).problems;
+  }
+  throw new Error('expected STORE_CONFIG_INVALID');
+}
+
+function pika(config: Record<string, unknown>, env: Record<string, string> = {}) {
+  const reader = new ConfigReader({ section: 'event_broker', raw: { type: 'pika', ...config } });
+  const settings = readPikaSettings(reader, { projectRoot: root, env });
+  expect(reader.problems).to.deep.equal([]);
+  return settings;
+}
+
+describe('event_broker configuration', () => {
+  it('lists every problem of a pika block at once: missing url, bad port, bad queues, bad flags', () => {
+    const problems = problemsOf({
+      type: 'pika',
+      port: 'seventy',
+      queues: [1, 'ok'],
+      raise_on_failure: 'sometimes',
+      retry_delay_in_seconds: -1,
+      connection_attempts: 0,
+    });
+    expect(problems).to.have.length(6);
+    expect(problems.join('\n'))
+      .to.contain('event_broker.url')
+      .and.contain('event_broker.port')
+      .and.contain('event_broker.queues')
+      .and.contain('event_broker.raise_on_failure')
+      .and.contain('event_broker.retry_delay_in_seconds')
+      .and.contain('event_broker.connection_attempts');
+  });
+
+  it('refuses a port out of range and a URL of another scheme', () => {
+    expect(problemsOf({ type: 'pika', url: 'localhost', port: 70000 })).to.deep.equal([
+      'event_broker.port must be a whole number from 1 to 65535',
+    ]);
+    expect(problemsOf({ type: 'pika', url: 'http://rabbit:5672' })[0]).to.contain('amqp://');
+  });
+
+  it('refuses an unknown type, naming the supported ones, and a custom Python class', () => {
+    const [unknown] = problemsOf({ type: 'redis', url: 'localhost' });
+    expect(unknown).to.contain("'redis' is not supported").and.contain('pika').and.contain('sql');
+    expect(problemsOf({ type: 'my_module.MyBroker' })[0]).to.contain('Python');
+    expect(problemsOf('pika')[0]).to.contain('must be a map');
+  });
+
+  it('lists bad buffer settings of the environment with the block’s own problems', () => {
+    const problems = problemsOf({ type: 'sql', dialect: 'oracle' }, { PARLEY_EVENT_BROKER_BUFFER: 'lots' });
+    expect(problems).to.have.length(2);
+    expect(problems.join('\n')).to.contain('PARLEY_EVENT_BROKER_BUFFER').and.contain("dialect 'oracle'");
+  });
+
+  it("reads Rasa's pika keys with Rasa's defaults (queue rasa_core_events, exchange rasa-exchange)", () => {
+    expect(pika({ url: 'rabbit.internal' })).to.deep.include({
+      protocol: 'amqp',
+      hostname: 'rabbit.internal',
+      port: 5672,
+      username: 'guest',
+      vhost: '/',
+      queues: ['rasa_core_events'],
+      exchange: 'rasa-exchange',
+      raiseOnFailure: false,
+      connectionAttempts: 20,
+      retryDelayMs: 5000,
+    });
+    expect(
+      pika({
+        url: 'amqps://rabbit.internal/prod?cacertfile=certs/ca.pem',
+        port: '5999',
+        username: 'bot',
+        password: 1234,
+        queue: 'old_style',
+        exchange_name: 'events',
+        raise_on_failure: 'true',
+        retry_delay_in_seconds: 0.5,
+      }),
+    ).to.deep.include({
+      protocol: 'amqps',
+      port: 5999,
+      username: 'bot',
+      password: '1234',
+      vhost: 'prod',
+      queues: ['old_style'],
+      exchange: 'events',
+      raiseOnFailure: true,
+      retryDelayMs: 500,
+      tls: { caFile: join(root, 'certs/ca.pem') },
+    });
+    const tls = pika(
+      { host: 'rabbit', queues: 'single' },
+      {
+        RABBITMQ_SSL_CLIENT_CERTIFICATE: 'c.pem',
+        RABBITMQ_SSL_CLIENT_KEY: '/k.pem',
+        RASA_ENVIRONMENT: 'prod',
+      },
+    );
+    expect(tls).to.deep.include({
+      queues: ['single'],
+      tls: { certFile: join(root, 'c.pem'), keyFile: '/k.pem' },
+      appId: 'prod',
+    });
+  });
+
+  it('needs both halves of a client certificate', () => {
+    const problems = problemsOf(
+      { type: 'pika', url: 'rabbit' },
+      { RABBITMQ_SSL_CLIENT_CERTIFICATE: 'c.pem' },
+    );
+    expect(problems[0]).to.contain('RABBITMQ_SSL_CLIENT_KEY');
+  });
+
+  it('takes a block without a type for pika, as Rasa does, and has no broker without a block', async () => {
+    const broker = createEventBroker({ config: { url: 'localhost' }, projectRoot: root });
+    expect(broker?.describe()).to.match(/^RabbitMQ at amqp:\/\/localhost:5672/);
+    await broker?.close();
+    expect(createEventBroker({ config: undefined, projectRoot: root })).to.equal(undefined);
+    expect(createEventBroker({ config: null, projectRoot: root })).to.equal(undefined);
+  });
+
+  it("opens a SQL broker on Rasa's default SQLite file events.db, next to the project", async () => {
+    const broker = createEventBroker({ config: { type: 'sql' }, projectRoot: root });
+    expect(broker?.describe()).to.equal(`SQL sqlite at ${join(root, 'events.db')} (table events)`);
+    await broker?.close();
+  });
+
+  it('recognises Kafka, warns that it is not run in this release, and runs no broker', () => {
+    const logger = recordingLogger();
+    const broker = createEventBroker({
+      config: { type: 'kafka', url: 'kafka:9092', topic: 'rasa_events' },
+      projectRoot: root,
+      logger,
+    });
+    expect(broker).to.equal(undefined);
+    expect(logger.warningFields[0]).to.include({ code: 'EVENT_BROKER_NOT_RUN', type: 'kafka' });
+    expect(logger.warnings[0]).to.contain('not supported in this release').and.contain('pika');
+  });
+
+  it('parley data validate warns about a Kafka broker at its type, and about no supported one', () => {
+    const project = (endpoints: string) =>
+      writeInlineProject({
+        domain: 'responses:\n  utter_hi:\n    - text: hi\n',
+        flows: 'flows:\n  hi:\n    description: says hi\n    steps:\n      - action: utter_hi\n',
+        endpoints,
+      });
+    const codes = (endpoints: string) =>
+      validateProject({ project: project(endpoints) }).diagnostics.map((item) => ({
+        code: item.code,
+        line: item.line,
+      }));
+    expect(codes('event_broker:\n  url: kafka:9092\n  type: kafka\n')).to.deep.equal([
+      { code: 'EVENT_BROKER_NOT_RUN', line: 3 },
+    ]);
+    expect(codes('event_broker:\n  type: pika\n  url: localhost\n  queues: [a, b]\n')).to.deep.equal([]);
+    expect(codes('event_broker:\n  type: sql\n  db: events.db\n')).to.deep.equal([]);
+  });
+});

@@ -146,16 +146,19 @@ async function serveUntilStopped(
     io.stderr(`parley run: ${error instanceof Error ? error.message : String(error)}\n`);
     return 1;
   }
-  io.stdout(`Parley server is up and running at ${server.baseUrl} (${server.summary.join('; ')}).\n`);
-  logger.info({ url: server.baseUrl, summary: server.summary }, 'server started');
-  await new Promise<void>((done) => {
+  const running = server;
+  // the handlers come before the line saying the server is up: whoever reads it may stop it at once
+  const stopped = new Promise<void>((done) => {
     const stop = (signal: string) => {
       logger.info({ signal }, 'shutting down: finishing the turns in flight');
-      void server.close().then(done);
+      void running.close().then(done);
     };
     signals.once('SIGTERM', () => stop('SIGTERM'));
     signals.once('SIGINT', () => stop('SIGINT'));
   });
+  io.stdout(`Parley server is up and running at ${server.baseUrl} (${server.summary.join('; ')}).\n`);
+  logger.info({ url: server.baseUrl, summary: server.summary }, 'server started');
+  await stopped;
   io.stdout('Parley server stopped.\n');
   (await import('./workers.js')).leaveCluster();
   return 0;

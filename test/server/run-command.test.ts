@@ -143,6 +143,36 @@ describe('parley run', function () {
     expect(process.listeners('unhandledRejection')).to.deep.equal(listenersBefore);
   });
 
+  it('stops on a SIGTERM sent the moment it says it is up (a supervisor that reads the line and stops it)', async () => {
+    const root = writeInlineProject({ ...SLOW_PROJECT, files: {} });
+    const signals = new EventEmitter();
+    const { out, io } = captureIo();
+    const program = new Command('parley').exitOverride();
+    const stopAtOnce = {
+      ...io,
+      stdout: (text: string) => {
+        io.stdout(text);
+        if (text.includes('up and running')) signals.emit('SIGTERM');
+      },
+    };
+    program.addCommand(runCommand(stopAtOnce, signals));
+    await program.parseAsync([
+      'node',
+      'parley',
+      'run',
+      '--project',
+      root,
+      '--port',
+      '0',
+      '-i',
+      '127.0.0.1',
+      '--log-level',
+      'error',
+    ]);
+    expect(out.stdout).to.contain('Parley server stopped.');
+    expect(out.code).to.equal(0);
+  });
+
   it('fails fast when config.yml names an LLM command generator and no LLM is configured', async () => {
     const root = writeInlineProject({
       ...SLOW_PROJECT,

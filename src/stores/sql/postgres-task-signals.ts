@@ -37,6 +37,8 @@ export class PostgresTaskSignals {
   private closed = false;
   private backoffMs = 100;
   private retrying: NodeJS.Timeout | undefined;
+  /** one query at a time on the connection: pg does not promise to queue concurrent ones */
+  private sending: Promise<unknown> = Promise.resolve();
 
   constructor(options: { target: PostgresTarget; logger: StoreLogger }) {
     this.target = options.target;
@@ -66,7 +68,8 @@ export class PostgresTaskSignals {
 
   private notify(kind: Kind, taskId: string): void {
     const payload = JSON.stringify({ from: this.self, kind, taskId } satisfies Payload);
-    void this.connection()
+    this.sending = this.sending
+      .then(() => this.connection())
       .then((client) => client.query('SELECT pg_notify($1, $2)', [TASK_SIGNAL_CHANNEL, payload]))
       .catch((error: unknown) =>
         this.logger.warn({ kind, taskId, error: String(error) }, 'a2a task signal not sent'),
@@ -88,6 +91,8 @@ export class PostgresTaskSignals {
     try {
       await client.connect();
       await client.query(`LISTEN ${TASK_SIGNAL_CHANNEL}`);
+      // closed while connecting (a SIGTERM right after start): an open connection would keep the process alive
+      if (this.closed) throw new Error('the task signals are closed');
     } catch (error) {
       await client.end().catch(() => undefined);
       this.retryLater();

@@ -103,6 +103,11 @@ export class RabbitReader {
     return undefined;
   }
 
+  /** The exchange as Rasa (aio-pika) declares it: a non-durable fanout. */
+  async declareRasaExchange(names: TestNames): Promise<void> {
+    await this.channel.assertExchange(names.exchange, 'fanout', { durable: false });
+  }
+
   async messageCount(queue: string): Promise<number> {
     return (await this.channel.checkQueue(queue)).messageCount;
   }

@@ -2,7 +2,8 @@
  * Shared pieces of the property-based tests of the HTTP edges (JSON-RPC, REST channel, HTTP API):
  * hostile values and bodies as fast-check arbitraries, mutations of a valid body, raw requests (bytes,
  * any content type), and the invariants every run checks (no crash, no prototype pollution, no
- * changed tracker). Runs are seeded: `PARLEY_FC_SEED=<n>` replays a failure, the default is fixed.
+ * changed tracker). Runs are seeded: `PARLEY_FC_SEED=<n>` replays a failure, the default is fixed;
+ * `PARLEY_FC_RUNS=<n>` runs every property n times.
  */
 import fc from 'fast-check';
 import type { MemoryTrackerStore } from '../../src/stores/memory-tracker-store.js';
@@ -22,8 +23,10 @@ export async function assertProperty(
   numRuns: number,
 ): Promise<void> {
   const seed = propertySeed();
+  // PARLEY_FC_RUNS=<n> runs each property n times instead (a longer hunt than CI's)
+  const runs = Number(process.env['PARLEY_FC_RUNS'] ?? '') || numRuns;
   try {
-    await fc.assert(property, { seed, numRuns, endOnFailure: true });
+    await fc.assert(property, { seed, numRuns: runs, endOnFailure: true });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const cause =

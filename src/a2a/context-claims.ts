@@ -11,6 +11,7 @@ import type { ContextIdentity, Eviction, TaskStore } from './tasks/task-store.js
 
 /** how long a claim holds without renewal: a dead process's contexts are free again after it */
 export const DEFAULT_CLAIM_LEASE_MS = 30_000;
+const RELEASE_RETRY_MS = 1_000;
 
 export interface ContextClaimsOptions {
   readonly store: TaskStore;
@@ -28,6 +29,14 @@ export class ContextClaims {
   /** the work running on each context claimed here */
   private readonly running = new Map<string, Promise<void>>();
   private renewal: NodeJS.Timeout | undefined;
+  /**
+   * contexts whose claim this process could not release (the store was away): still claimed in the
+   * store, so until released again every message would find them busy, here and elsewhere
+   */
+  private readonly unreleased = new Set<string>();
+  /** the release running for each context, so that a claim waits for it */
+  private readonly releasing = new Map<string, Promise<void>>();
+  private releaseRetry: NodeJS.Timeout | undefined;
 
   constructor(options: ContextClaimsOptions) {
     this.options = options;
@@ -48,6 +57,9 @@ export class ContextClaims {
     identity: ContextIdentity,
   ): Promise<{ taskIds: readonly string[]; evictions: readonly Eviction[] }> {
     if (this.running.has(identity.key)) throw busy(identity.contextId);
+    // a claim of ours left over from a failed release is not another turn
+    if (this.unreleased.has(identity.key) || this.releasing.has(identity.key))
+      await this.release(identity.key);
     const { store, holder, maxContexts, now } = this.options;
     const outcome = await store.claimContext({
       ...identity,
@@ -92,28 +104,75 @@ export class ContextClaims {
       if (this.running.get(key) !== settled) return;
       this.running.delete(key);
       try {
-        await this.options.store.releaseContext(key, this.options.holder);
-        await after();
-      } catch (error) {
-        // the claim lapses by itself; the next turn on the context waits that long at most
+        await this.release(key);
+      } catch {
+        return; // retried (release)
+      }
+      await after().catch((error: unknown) =>
         this.options.logger.error(
           { conversationId: key, error: String(error) },
-          'a2a context release failed',
-        );
-      }
+          'a2a context retention not applied',
+        ),
+      );
     });
   }
 
   /** Gives up a claim whose work never started (the message was refused after the claim). */
   async abandon(key: string): Promise<void> {
     this.running.delete(key);
-    await this.options.store.releaseContext(key, this.options.holder);
+    await this.release(key);
   }
 
   /** Stops renewing (server shutdown); claims still held lapse by themselves. */
   close(): void {
     clearInterval(this.renewal);
     this.renewal = undefined;
+    clearInterval(this.releaseRetry);
+    this.releaseRetry = undefined;
+  }
+
+  /**
+   * Releases the context's claim; when the store fails, the context is remembered and released
+   * again every second until the store answers (a claim claimed here waits for it), instead of
+   * staying busy for every process until the lease lapses.
+   */
+  private release(key: string): Promise<void> {
+    const pending = this.releasing.get(key);
+    if (pending) return pending;
+    const released = this.options.store.releaseContext(key, this.options.holder).then(
+      () => {
+        this.unreleased.delete(key);
+      },
+      (error: unknown) => {
+        if (!this.unreleased.has(key))
+          this.options.logger.error(
+            { conversationId: key, error: String(error) },
+            'a2a context release failed: retrying',
+          );
+        this.unreleased.add(key);
+        this.retryReleasesSoon();
+        throw error;
+      },
+    );
+    const settle = () => {
+      if (this.releasing.get(key) === released) this.releasing.delete(key);
+    };
+    void released.then(settle, settle);
+    this.releasing.set(key, released);
+    return released;
+  }
+
+  private retryReleasesSoon(): void {
+    if (this.releaseRetry) return;
+    this.releaseRetry = setInterval(() => {
+      const keys = [...this.unreleased].filter((key) => !this.running.has(key));
+      if (this.unreleased.size === 0) {
+        clearInterval(this.releaseRetry);
+        this.releaseRetry = undefined;
+      }
+      for (const key of keys) void this.release(key).catch(() => undefined);
+    }, RELEASE_RETRY_MS);
+    this.releaseRetry.unref();
   }
 
   private renewSoon(): void {

@@ -1,0 +1,100 @@
+/**
+ * A claim whose release the store refused (an outage at the end of a turn) must not leave its context
+ * busy until the lease lapses: the next message here releases it first, and a retry releases it for
+ * the other processes as soon as the store answers again.
+ */
+import { expect } from 'chai';
+import { ContextClaims } from '../../src/a2a/context-claims.js';
+import { A2aError } from '../../src/a2a/a2a-error.js';
+import { MemoryTaskStore } from '../../src/a2a/tasks/memory/memory-task-store.js';
+import type { TaskStore } from '../../src/a2a/tasks/task-store.js';
+import { recordingLogger } from '../support/recording-logger.js';
+import { waitFor } from '../support/timing.js';
+
+const LEASE_MS = 60_000;
+const IDENTITY = { key: 'a2a:caller:ctx', contextId: 'ctx', owner: 'caller' };
+
+/** a memory store whose releases fail while `down` is set */
+function flakyStore(): { store: TaskStore; setDown(down: boolean): void; releases: () => number } {
+  const inner = new MemoryTaskStore({ replayTtlSeconds: 60, now: Date.now });
+  let down = false;
+  let releases = 0;
+  const store = new Proxy(inner, {
+    get(target, property, receiver) {
+      if (property === 'releaseContext')
+        return async (key: string, holder: string) => {
+          releases += 1;
+          if (down) throw new Error('connection refused');
+          return target.releaseContext(key, holder);
+        };
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { store, setDown: (value) => void (down = value), releases: () => releases };
+}
+
+function claimsOn(store: TaskStore, holder: string): ContextClaims {
+  return new ContextClaims({
+    store,
+    holder,
+    maxContexts: 0,
+    now: Date.now,
+    logger: recordingLogger(),
+    leaseMs: LEASE_MS,
+  });
+}
+
+async function turnOver(claims: ContextClaims): Promise<void> {
+  await claims.claim(IDENTITY);
+  const after: string[] = [];
+  claims.hold(IDENTITY.key, Promise.resolve(), async () => void after.push('after'));
+  // let the release (and its failure) happen
+  await new Promise((resolve) => setTimeout(resolve, 20));
+}
+
+describe('context claims after a failed release', function () {
+  this.timeout(10_000);
+  const made: ContextClaims[] = [];
+  afterEach(() => {
+    for (const claims of made.splice(0)) claims.close();
+  });
+
+  it('lets the next message on this process claim the context once the store is back', async () => {
+    const { store, setDown } = flakyStore();
+    const claims = claimsOn(store, 'here');
+    made.push(claims);
+    setDown(true);
+    await turnOver(claims);
+    setDown(false);
+    const next = await claims.claim(IDENTITY);
+    expect(next.evictions).to.deep.equal([]);
+  });
+
+  it('answers with the store error, not CONTEXT_BUSY, while the store is still away', async () => {
+    const { store, setDown } = flakyStore();
+    const claims = claimsOn(store, 'here');
+    made.push(claims);
+    setDown(true);
+    await turnOver(claims);
+    const refused = await claims.claim(IDENTITY).catch((error: unknown) => error);
+    expect(refused).to.be.instanceOf(Error);
+    expect(refused instanceof A2aError && refused.reason === 'CONTEXT_BUSY').to.equal(false);
+  });
+
+  it('releases the context for another process by itself once the store answers', async () => {
+    const { store, setDown, releases } = flakyStore();
+    const here = claimsOn(store, 'here');
+    const elsewhere = claimsOn(store, 'elsewhere');
+    made.push(here, elsewhere);
+    setDown(true);
+    await turnOver(here);
+    const busy = await elsewhere.claim(IDENTITY).catch((error: unknown) => error);
+    expect(busy instanceof A2aError && busy.reason).to.equal('CONTEXT_BUSY');
+    setDown(false);
+    const before = releases();
+    await waitFor(() => releases() > before, 'a retried release', 5_000);
+    const claimed = await elsewhere.claim(IDENTITY);
+    expect(claimed.taskIds).to.deep.equal([]);
+  });
+});

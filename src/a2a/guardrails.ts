@@ -14,8 +14,8 @@ export const WORKER_VARIABLES = ['SANIC_WORKERS', 'WEB_CONCURRENCY'] as const;
 export interface GuardrailOptions {
   readonly assistant: Assistant;
   readonly env: Readonly<Record<string, string | undefined>>;
-  /** whether A2A tasks, contexts and replays live in this process's memory (true until shared stores exist) */
-  readonly inMemoryState?: boolean;
+  /** whether A2A tasks, contexts and replays live in this process's memory (the tracker store's when not) */
+  readonly inMemoryState: boolean;
 }
 
 export interface GuardrailFailure {
@@ -34,13 +34,14 @@ export function checkGuardrails(options: GuardrailOptions): GuardrailFailure[] {
         'of a task that is waiting for input.',
     });
   const workers = requestedWorkers(options.env);
-  if ((options.inMemoryState ?? true) && workers)
+  if (options.inMemoryState && workers)
     failures.push({
       check: INCOMPATIBLE_WORKERS,
       message:
         `${workers.variable}=${workers.count} asks for ${workers.count} worker processes, but A2A tasks, ` +
-        `contexts and replays live in the memory of one process. Unset ${workers.variable} (or set it to 1) ` +
-        'and scale with replicas behind sticky routing on the contextId.',
+        `contexts and replays live in the memory of one process. Keep them in a SQL tracker store ` +
+        '(tracker_store type: sql, a2a_server.task_store: tracker_store, a PostgreSQL or Redis lock_store) ' +
+        `and run \`parley run --workers N\`, or unset ${workers.variable}.`,
     });
   return failures;
 }

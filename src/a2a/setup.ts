@@ -84,7 +84,11 @@ export function prepareA2aServer(options: A2aSetupOptions): A2aServer | undefine
   const loaded = loadA2aServerConfig(options.assistant.endpoints);
   if (!loaded) return undefined;
   const { config } = loaded;
-  assertGuardrails({ assistant: options.assistant, env: options.env });
+  assertGuardrails({
+    assistant: options.assistant,
+    env: options.env,
+    inMemoryState: config.taskStore === 'in_memory' || trackerStoreInMemory(options.assistant.endpoints),
+  });
   const claimLeaseMs = claimLeaseOf(options.env);
   if (config.contextIdAsSenderId)
     options.logger.warn(
@@ -188,4 +192,12 @@ function claimLeaseOf(env: Readonly<Record<string, string | undefined>>): number
     message: `PARLEY_A2A_CLAIM_LEASE_SECONDS must be a whole number of seconds from 1 to 3600, not '${raw}'.`,
     details: { variable: 'PARLEY_A2A_CLAIM_LEASE_SECONDS' },
   });
+}
+
+/** Whether endpoints.yml keeps conversations in memory (then the A2A state stays in memory too). */
+function trackerStoreInMemory(endpoints: Readonly<Record<string, unknown>>): boolean {
+  const block = endpoints['tracker_store'];
+  if (typeof block !== 'object' || block === null) return false;
+  const type = String((block as { type?: unknown }).type ?? '').toLowerCase();
+  return ['in_memory', 'memory', 'inmemory'].includes(type);
 }

@@ -11,7 +11,7 @@ import type { ParleyServer } from '../../src/cli/serve.js';
 import { AppError } from '../../src/core/errors.js';
 import { SILENT_LOGGER } from '../../src/runtime/logger.js';
 import { MemoryTrackerStore } from '../../src/stores/memory-tracker-store.js';
-import { A2A_DOMAIN, writeA2aProject, writeProjectFile } from './a2a-project.js';
+import { A2A_DOMAIN, A2A_ENDPOINTS, writeA2aProject, writeProjectFile } from './a2a-project.js';
 
 const CARD = '/.well-known/agent-card.json';
 
@@ -317,9 +317,12 @@ describe('AgentCard on `parley run`', function () {
       expect(error.details).to.deep.equal({ checks: ['validation.a2a_server.incompatible_session_config'] });
     });
 
+    const inMemoryState = `${A2A_ENDPOINTS}    task_store: in_memory\n`;
+
     it('refuses several workers sharing in-memory A2A state (validation.a2a_server.incompatible_workers), listing both checks', async () => {
       const root = writeA2aProject({
         domain: A2A_DOMAIN.replace(/\s+start_session_after_expiry: false/, ''),
+        endpoints: inMemoryState,
       });
       const error = await startFailure(root, { SANIC_WORKERS: '4' });
       expect(error.details).to.deep.equal({
@@ -329,10 +332,24 @@ describe('AgentCard on `parley run`', function () {
         ],
       });
       expect(error.message).to.contain('SANIC_WORKERS=4');
-      const webConcurrency = await startFailure(writeA2aProject(), { WEB_CONCURRENCY: '2' });
+      expect(error.message).to.contain('a2a_server.task_store: tracker_store');
+      const webConcurrency = await startFailure(writeA2aProject({ endpoints: inMemoryState }), {
+        WEB_CONCURRENCY: '2',
+      });
       expect(webConcurrency.details).to.deep.equal({
         checks: ['validation.a2a_server.incompatible_workers'],
       });
+    });
+
+    it('accepts several workers when the A2A state is kept with a SQL tracker store', async () => {
+      const several = await serve(writeA2aProject(), { SANIC_WORKERS: '4' });
+      await several.close();
+    });
+
+    it('refuses several workers when conversations are kept in memory', async () => {
+      const root = writeA2aProject({ endpoints: `${A2A_ENDPOINTS}  tracker_store:\n    type: in_memory\n` });
+      const error = await startFailure(root, { SANIC_WORKERS: '2' });
+      expect(error.details).to.deep.equal({ checks: ['validation.a2a_server.incompatible_workers'] });
     });
 
     it('accepts one worker', async () => {

@@ -469,6 +469,42 @@ describe('action server client (Rasa SDK protocol)', () => {
       await expectFailure(makeClient('/invalid-json').run(request('action_x')), 'ACTION_SERVER_BAD_RESPONSE');
     });
 
+    it('refuses an answer larger than its bound (declared or streamed) as ACTION_SERVER_BAD_RESPONSE', async () => {
+      const big = JSON.stringify({ events: [], responses: [{ text: 'x'.repeat(4096) }] });
+      const server = createServer((req, res) => {
+        req.resume();
+        if (req.url === '/declared') res.writeHead(200, { 'Content-Type': 'application/json' }).end(big);
+        else {
+          res.writeHead(200, { 'Content-Type': 'application/json' });
+          for (let offset = 0; offset < big.length; offset += 512) res.write(big.slice(offset, offset + 512));
+          res.end();
+        }
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const { port } = server.address() as AddressInfo;
+      const bounded = (path: string, maxResponseBytes: number) =>
+        new ActionServerClient({
+          endpoint: endpoint(`http://127.0.0.1:${port}${path}`),
+          domain: DOMAIN,
+          clock: () => NOW,
+          maxResponseBytes,
+        });
+      try {
+        for (const path of ['/declared', '/streamed']) {
+          const error = await expectFailure(
+            bounded(path, 1024).run(request('action_x')),
+            'ACTION_SERVER_BAD_RESPONSE',
+          );
+          expect(error.message).to.contain('larger than 1024 bytes');
+          const fits = await bounded(path, 8192).run(request('action_x'));
+          expect(fits.responses).to.have.length(1);
+        }
+      } finally {
+        server.closeAllConnections();
+        await new Promise((resolve) => server.close(resolve));
+      }
+    });
+
     it('reports an unknown event type as ACTION_SERVER_BAD_RESPONSE', async () => {
       const error = await expectFailure(
         makeClient().run(request('action_invalid_event')),

@@ -4,6 +4,7 @@ import type { DomainJson } from './domain-json.js';
 import { decodeBody, validateResult } from './action-result.js';
 import type { ActionServerResult } from './action-result.js';
 import type { ActionEndpointConfig } from './endpoint-config.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, ResponseTooLarge, readBoundedText } from './bounded-body.js';
 import { ActionServerError } from './errors.js';
 import type { ActionServerErrorCode } from './errors.js';
 
@@ -29,6 +30,8 @@ export interface ActionServerClientOptions {
   readonly version?: string;
   /** seconds since the epoch; stamps events the server sent without a timestamp */
   readonly clock: () => number;
+  /** a larger answer fails the action (ACTION_SERVER_BAD_RESPONSE); DEFAULT_MAX_RESPONSE_BYTES by default */
+  readonly maxResponseBytes?: number;
 }
 
 interface Reply {
@@ -47,6 +50,7 @@ export class ActionServerClient {
   private readonly clock: () => number;
   private readonly requestUrl: string;
   private readonly headers: Readonly<Record<string, string>>;
+  private readonly maxResponseBytes: number;
 
   constructor(options: ActionServerClientOptions) {
     this.endpoint = options.endpoint;
@@ -54,6 +58,7 @@ export class ActionServerClient {
     this.fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     this.version = options.version ?? DEFAULT_RASA_VERSION;
     this.clock = options.clock;
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.domainJson = domainToJson(options.domain);
     this.domainDigest = domainDigest(this.domainJson);
     this.requestUrl = requestUrl(options.endpoint);
@@ -89,15 +94,22 @@ export class ActionServerClient {
   }
 
   private async post(request: ActionServerRequest, withDomain: boolean): Promise<Reply> {
+    let response: Response;
     try {
-      const response = await this.fetch(this.requestUrl, {
+      response = await this.fetch(this.requestUrl, {
         method: 'POST',
         headers: this.headers,
         body: this.body(request, withDomain),
         signal: AbortSignal.timeout(this.endpoint.timeoutSeconds * 1000),
       });
-      return { status: response.status, text: await response.text() };
     } catch (error) {
+      throw this.transportError(request.actionName, error);
+    }
+    try {
+      return { status: response.status, text: await readBoundedText(response, this.maxResponseBytes) };
+    } catch (error) {
+      if (error instanceof ResponseTooLarge)
+        throw this.badResponse(request.actionName, { status: response.status, text: '' }, error.message);
       throw this.transportError(request.actionName, error);
     }
   }

@@ -276,6 +276,8 @@ export class BufferedEventBroker implements EventBroker {
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
+      // waiting to retry must not keep a process alive by itself (the server's sockets do that)
+      timer.unref();
       function done(): void {
         clearTimeout(timer);
         resolve();

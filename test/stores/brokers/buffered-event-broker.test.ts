@@ -197,8 +197,10 @@ describe('BufferedEventBroker', () => {
     const transport = new ScriptedTransport();
     transport.down = true;
     const logger = recordingLogger();
-    await new BufferedEventBroker({ transport, logger }).open();
+    const lenient = new BufferedEventBroker({ transport, logger });
+    await lenient.open();
     expect(logger.warnings[0]).to.contain('unreachable at start-up');
+    await lenient.close();
 
     const strict = new BufferedEventBroker({
       transport,

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { A2aError, invalidParams, taskNotFound } from './a2a-error.js';
 import { conversationIdOf } from './caller.js';
 import { ContextClaims } from './context-claims.js';
+import { ReplayAnswers } from './replay-answers.js';
 import { TurnRunner } from './turn-runner.js';
 import { messageFingerprint } from './tasks/message-cache.js';
 import { LiveTasks } from './tasks/live-tasks.js';
@@ -50,8 +51,7 @@ export class SemanticHandler {
   private readonly newId: () => string;
   private readonly now: () => number;
   private readonly maxMessageBytes: number;
-  /** answers still being produced here, by replay key: a retry waits for the first answer */
-  private readonly answering = new Map<string, Promise<Task>>();
+  private readonly replays: ReplayAnswers;
 
   constructor(options: SemanticHandlerOptions) {
     this.options = options;
@@ -60,6 +60,11 @@ export class SemanticHandler {
     this.newId = options.newId ?? randomUUID;
     this.store = options.store;
     this.maxMessageBytes = settings.limits?.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    this.replays = new ReplayAnswers({
+      store: this.store,
+      now: this.now,
+      ttlMs: settings.messageCacheTtlSeconds * 1000,
+    });
     this.live = new LiveTasks({
       store: this.store,
       events: this.events,
@@ -132,7 +137,7 @@ export class SemanticHandler {
       messageId: message.messageId,
     });
     if (knownContext !== undefined) {
-      const replayed = await this.replayed(replayKey(knownContext), fingerprint, knownContext);
+      const replayed = await this.replays.replayed(replayKey(knownContext), fingerprint, knownContext);
       if (replayed) return replayed;
     }
     this.refuseWhenClosing();
@@ -159,7 +164,7 @@ export class SemanticHandler {
       if (existing) this.continueTask(existing, received);
       else await this.startTask(claimed.taskIds, { key, contextId, owner: caller }, received);
       await this.live.save(taskId, {
-        replay: { ...replay, fingerprint, expiresAt: this.now() + this.replayTtlMs() },
+        replay: { ...replay, fingerprint, expiresAt: this.replays.expiresAt() },
       });
     } catch (error) {
       unsubscribe();
@@ -176,7 +181,7 @@ export class SemanticHandler {
       await this.saveSettled(taskId, { answers: replay });
       return this.live.get(taskId) ?? task;
     });
-    this.remember(replay, done);
+    this.replays.remember(replay, done);
     this.claims.hold(key, Promise.allSettled([turn, done]), () => this.afterTurn(key, taskId));
     return { task: accepted, done, replayed: false, unsubscribe };
   }
@@ -285,33 +290,6 @@ export class SemanticHandler {
     return `${caller}\u0000${this.conversationOf(caller, contextId)}`;
   }
 
-  private replayTtlMs(): number {
-    return this.options.settings.messageCacheTtlSeconds * 1000;
-  }
-
-  /** The first answer to a messageId sent again (awaited when it is still being produced here). */
-  private async replayed(
-    key: ReplayKey,
-    fingerprint: string,
-    contextId: string,
-  ): Promise<SendResult | undefined> {
-    if (this.replayTtlMs() <= 0) return undefined;
-    const entry = await this.store.getReplay(key, this.now());
-    if (!entry) return undefined;
-    if (entry.fingerprint !== fingerprint)
-      throw invalidParams(
-        `messageId ${key.messageId} was already used on context ${contextId} for another message; give each new message a new messageId.`,
-        'message.messageId',
-      );
-    // answered, or still being answered here; a turn whose process died answers with the task as stored
-    const task =
-      entry.answer ??
-      (await this.answering.get(replayKeyOf(key))) ??
-      (await this.store.getTask(entry.taskId))?.task;
-    if (!task) return undefined;
-    return { task, done: Promise.resolve(task), replayed: true, unsubscribe: () => undefined };
-  }
-
   /** Claims the context; when it is busy with this very message (a retry racing its first send), replays. */
   private async claimOrReplay(
     identity: { key: string; contextId: string; owner: string },
@@ -322,19 +300,10 @@ export class SemanticHandler {
       return await this.claims.claim(identity);
     } catch (error) {
       if (!(error instanceof A2aError) || error.reason !== 'CONTEXT_BUSY') throw error;
-      const replayed = await this.replayed(replay, fingerprint, identity.contextId);
+      const replayed = await this.replays.replayed(replay, fingerprint, identity.contextId);
       if (replayed) return replayed;
       throw error;
     }
-  }
-
-  private remember(key: ReplayKey, done: Promise<Task>): void {
-    const id = replayKeyOf(key);
-    this.answering.set(id, done);
-    const forget = () => {
-      if (this.answering.get(id) === done) this.answering.delete(id);
-    };
-    void done.then(forget, forget);
   }
 
   private continueTask(existing: StoredTask, received: A2aMessage): void {
@@ -398,8 +367,4 @@ export class SemanticHandler {
         message: 'The agent is shutting down and takes no new turns; send the message to another instance.',
       });
   }
-}
-
-function replayKeyOf(key: ReplayKey): string {
-  return `${key.scope}\u0000${key.messageId}`;
 }

@@ -48,8 +48,9 @@ export async function openStores(options: {
       ...(options.brokerObserver ? { observer: options.brokerObserver } : {}),
     });
     for (const store of [trackerStore, lockStore, ...(eventBroker ? [eventBroker] : [])]) {
-      await (store as { open?: () => Promise<void> }).open?.();
+      // counted before it opens: one that fails half-way (a connection made, a check refused) is closed too
       opened.push(store);
+      await (store as { open?: () => Promise<void> }).open?.();
     }
     return {
       trackerStore,
@@ -66,7 +67,8 @@ export async function openStores(options: {
       },
     };
   } catch (error) {
-    for (const store of opened.reverse()) await (store as { close?: () => Promise<void> }).close?.();
+    for (const store of opened.reverse())
+      await (store as { close?: () => Promise<void> }).close?.().catch(() => undefined);
     throw error;
   }
 }

@@ -3,7 +3,7 @@ import type { EventBroker, EventBrokerObserver, LockStore, TrackerStore } from '
 import type { Logger } from '../runtime/logger.js';
 import { publishingTrackerStore } from '../runtime/publishing-tracker-store.js';
 import { createEventBroker } from '../stores/brokers/broker-factory.js';
-import { createLockStore, createTrackerStore } from '../stores/factory.js';
+import { createLockStore, createTrackerStore, joinTurnStores } from '../stores/factory.js';
 
 export interface OpenedStores {
   readonly trackerStore: TrackerStore;
@@ -52,6 +52,7 @@ export async function openStores(options: {
       opened.push(store);
       await (store as { open?: () => Promise<void> }).open?.();
     }
+    joinTurnStores(trackerStore, lockStore);
     return {
       trackerStore,
       lockStore,

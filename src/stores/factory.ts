@@ -113,6 +113,21 @@ export function createLockStore(options: StoreFactoryOptions): LockStore & Descr
   throw new Error('unreachable: a lock store type without a problem');
 }
 
+/**
+ * A PostgreSQL lock store on the tracker store's own database and schema runs each turn on one
+ * connection (the lock and the load in one statement: postgres-turn-session.ts). Call it once the
+ * tracker store has opened (migrated). Answers whether the two were joined.
+ */
+export function joinTurnStores(trackerStore: TrackerStore, lockStore: LockStore): boolean {
+  if (!(lockStore instanceof PostgresLockStore) || !(trackerStore instanceof SqlTrackerStore)) return false;
+  const tracker = trackerStore.target;
+  const lock = lockStore.target;
+  if (tracker.dialect !== 'postgresql' || tracker.url !== lock.url || tracker.schema !== lock.schema)
+    return false;
+  lockStore.joinTrackerStore(trackerStore);
+  return true;
+}
+
 function readerOf(section: string, config: unknown): ConfigReader {
   if (typeof config === 'object' && config !== null && !Array.isArray(config))
     return new ConfigReader({ section, raw: config as Record<string, unknown> });

@@ -264,6 +264,7 @@ describe('SqlTrackerStore reads a database written by Rasa', () => {
         '3 tracker snapshots',
         '4 no second sender_id index',
         '5 a2a task store',
+        '6 lock and load function',
       ]);
     });
   });

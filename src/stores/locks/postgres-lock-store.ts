@@ -6,6 +6,10 @@
  *
  * If the holding connection is lost mid-turn, another process may enter while this turn still runs;
  * the tracker store's expected-count check then refuses the second writer (TRACKER_CONFLICT).
+ *
+ * Joined with a PostgreSQL tracker store on the same database (`joinTrackerStore`), the lock is taken
+ * in the statement that also reads the conversation, and the turn's statements run on the connection
+ * holding the lock (postgres-turn-session.ts).
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
@@ -13,6 +17,10 @@ import type { LockStore } from '../../core/ports.js';
 import { isConnectionError, storeError } from '../sql/sql-errors.js';
 import type { PostgresTarget } from '../sql/postgres-target.js';
 import { postgresConnection } from '../sql/sql-connection.js';
+import { LOCK_AND_LOAD_STATEMENT, UNLOCK_STATEMENT } from '../sql/postgres-statements.js';
+import type { PostgresConnection } from '../sql/postgres-statements.js';
+import { runTurnSession } from '../sql/postgres-turn-session.js';
+import type { RecentRow } from '../sql/sqlite-statements.js';
 import type { StoreLogger } from '../store-logger.js';
 import { SILENT_STORE_LOGGER } from '../store-logger.js';
 import { LocalQueue, lockTimeout } from './local-queue.js';
@@ -43,6 +51,8 @@ export class PostgresLockStore implements LockStore {
   private readonly waitMs: number;
   private readonly local = new LocalQueue();
   private closed = false;
+  /** the tracker store whose turns run on the lock's connection (same database), if joined */
+  private joined: object | undefined;
 
   constructor(options: PostgresLockStoreOptions) {
     this.target = options.target;
@@ -56,7 +66,7 @@ export class PostgresLockStore implements LockStore {
       poolWaitMs: 0,
     };
     this.pool = new pg.Pool({
-      ...postgresConnection(options.target.url, undefined, limits),
+      ...postgresConnection(options.target.url, options.target.schema, limits),
       max: options.poolSize ?? 20,
       idleTimeoutMillis: 30_000,
     });
@@ -70,7 +80,17 @@ export class PostgresLockStore implements LockStore {
   }
 
   describe(): string {
-    return `postgresql advisory locks at ${this.target.description.replace(/^postgresql at /, '')}`;
+    const where = this.target.description.replace(/^postgresql at /, '');
+    return `postgresql advisory locks at ${where}${this.joined ? ' (on the tracker store turn connection)' : ''}`;
+  }
+
+  /**
+   * Runs each turn's statements of `trackerStore` on the connection holding the turn's lock; the
+   * caller makes sure the tracker store is PostgreSQL on this store's database and schema, migrated
+   * (migration 6) before the first lock.
+   */
+  joinTrackerStore(trackerStore: object): void {
+    this.joined = trackerStore;
   }
 
   async withLock<T>(conversationId: string, work: () => Promise<T>): Promise<T> {
@@ -102,11 +122,11 @@ export class PostgresLockStore implements LockStore {
   ): Promise<T> {
     const key = advisoryLockKey(conversationId);
     const client = await this.connect();
+    let prefetched: RecentRow[] | undefined;
     try {
-      const remaining = deadline - Date.now();
+      const remaining = Math.ceil(deadline - Date.now());
       if (remaining <= 0) throw lockTimeout(conversationId, this.waitMs, 'earlier turns of this process');
-      // lock_timeout bounds the wait inside the server; the key is a number we computed, safe to inline
-      await client.query(`SET lock_timeout = ${Math.ceil(remaining)}; SELECT pg_advisory_lock(${key})`);
+      prefetched = await this.lock(client, key, remaining, conversationId);
     } catch (error) {
       client.release(isConnectionError(error) ? (error as Error) : undefined);
       if ((error as { code?: string }).code === LOCK_NOT_AVAILABLE)
@@ -120,11 +140,33 @@ export class PostgresLockStore implements LockStore {
       );
     client.on('error', lost);
     try {
-      return await work();
+      if (!this.joined) return await work();
+      const session = { conversationId, owner: this.joined, connection: client, prefetched, open: true };
+      return await runTurnSession(session, work);
     } finally {
       client.off('error', lost);
       await this.unlock(client, key);
     }
+  }
+
+  /** Takes the lock, waiting at most `waitMs`; joined, also reads the conversation (its rows). */
+  private async lock(
+    client: pg.PoolClient,
+    key: string,
+    waitMs: number,
+    conversationId: string,
+  ): Promise<RecentRow[] | undefined> {
+    if (this.joined) {
+      const connection: PostgresConnection = client;
+      const result = await connection.query({
+        ...LOCK_AND_LOAD_STATEMENT,
+        values: [key, waitMs, conversationId],
+      });
+      return result.rows as RecentRow[];
+    }
+    // lock_timeout bounds the wait inside the server; the key is a number we computed, safe to inline
+    await client.query(`SET lock_timeout = ${waitMs}; SELECT pg_advisory_lock(${key})`);
+    return undefined;
   }
 
   private async connect(): Promise<pg.PoolClient> {
@@ -137,7 +179,7 @@ export class PostgresLockStore implements LockStore {
 
   private async unlock(client: pg.PoolClient, key: string): Promise<void> {
     try {
-      await client.query(`SELECT pg_advisory_unlock(${key})`);
+      await client.query({ ...UNLOCK_STATEMENT, values: [key] });
       client.release();
     } catch (error) {
       // the connection is gone, and its locks with it: drop it from the pool

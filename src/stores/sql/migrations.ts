@@ -7,6 +7,7 @@
 import type { Knex } from 'knex';
 import { AppError } from '../../core/errors.js';
 import { A2A_TASK_TABLES } from './a2a-task-tables.js';
+import { LOCK_AND_LOAD_FUNCTION } from './postgres-statements.js';
 
 export type Dialect = 'sqlite' | 'postgresql';
 
@@ -108,6 +109,12 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 5,
     name: 'a2a task store',
     statements: A2A_TASK_TABLES,
+  },
+  {
+    // a turn's lock and load in one round trip (postgres-turn-session.ts); SQLite locks in process
+    version: 6,
+    name: 'lock and load function',
+    statements: { sqlite: [], postgresql: [LOCK_AND_LOAD_FUNCTION] },
   },
 ];
 

@@ -24,14 +24,47 @@ export interface PostgresConnection {
 }
 
 /** The snapshot row (seq -1) followed by the events from the one before the snapshot on, in one read. */
-export const LOAD_RECENT_STATEMENT = {
-  name: 'parley_load_recent_v1',
-  text: `SELECT -1 AS seq, data, event_count, NULL AS timestamp FROM tracker_snapshots WHERE sender_id = $1
+const loadRecentQuery = (sender: string): string =>
+  `SELECT -1 AS seq, data, event_count, NULL::double precision AS timestamp
+      FROM tracker_snapshots WHERE sender_id = ${sender}
     UNION ALL
     SELECT seq, data, NULL, timestamp FROM events
-    WHERE sender_id = $1
-      AND seq >= COALESCE((SELECT event_count - 1 FROM tracker_snapshots WHERE sender_id = $1), 0)
-    ORDER BY seq`,
+    WHERE sender_id = ${sender}
+      AND seq >= COALESCE((SELECT event_count - 1 FROM tracker_snapshots WHERE sender_id = ${sender}), 0)
+    ORDER BY seq`;
+
+export const LOAD_RECENT_STATEMENT = {
+  name: 'parley_load_recent_v1',
+  text: loadRecentQuery('$1'),
+} as const;
+
+/**
+ * Takes the conversation's advisory lock, waiting at most p_wait_ms (lock_timeout, for this call
+ * only), then reads it as LOAD_RECENT_STATEMENT does. A function because its second statement gets a
+ * snapshot of its own, taken once the lock is held (READ COMMITTED), so it sees every turn committed
+ * before the lock was granted; one statement would read with a snapshot from before the wait. Its
+ * plan is kept per connection, like a prepared statement's.
+ */
+export const LOCK_AND_LOAD_FUNCTION = `CREATE OR REPLACE FUNCTION parley_lock_and_load(
+    p_key bigint, p_wait_ms integer, p_sender varchar)
+  RETURNS TABLE (seq integer, data text, event_count integer, "timestamp" double precision)
+  LANGUAGE plpgsql VOLATILE AS $body$
+  #variable_conflict use_column
+  BEGIN
+    PERFORM set_config('lock_timeout', p_wait_ms::text, true);
+    PERFORM pg_advisory_lock(p_key);
+    RETURN QUERY ${loadRecentQuery('p_sender')};
+  END
+  $body$`;
+
+export const LOCK_AND_LOAD_STATEMENT = {
+  name: 'parley_lock_and_load_v1',
+  text: 'SELECT * FROM parley_lock_and_load($1::bigint, $2::integer, $3::varchar)',
+} as const;
+
+export const UNLOCK_STATEMENT = {
+  name: 'parley_unlock_v1',
+  text: 'SELECT pg_advisory_unlock($1::bigint)',
 } as const;
 
 /**

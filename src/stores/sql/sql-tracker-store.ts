@@ -28,6 +28,8 @@ import { LAST_SEQ, SqliteStatements } from './sqlite-statements.js';
 import type { LastSeqRow, SqliteConnection } from './sqlite-statements.js';
 import { appendRows, loadRecentRows } from './postgres-statements.js';
 import type { PostgresConnection } from './postgres-statements.js';
+import { takePrefetched, turnSessionOf } from './postgres-turn-session.js';
+import type { RecentRow } from './sqlite-statements.js';
 
 export interface SqlTrackerStoreOptions {
   readonly target: SqlTarget;
@@ -73,7 +75,7 @@ export class SqlTrackerStore implements TrackerStore {
         const rows =
           this.target.dialect === 'sqlite'
             ? await this.withSqlite((statements) => statements.loadRecent(conversationId))
-            : await this.withPostgres((connection) => loadRecentRows(connection, conversationId));
+            : await this.loadRecentPostgres(conversationId);
         const head = rows[0];
         if (!head || Number(head.seq) !== -1) return this.withoutSnapshot(conversationId, rows);
         const count = Number(head.event_count);
@@ -120,6 +122,7 @@ export class SqlTrackerStore implements TrackerStore {
     const rows = events.map((event, index) => eventRow(conversationId, expectedCount + index, event));
     const snapshotRow =
       snapshot && snapshot.eventCount === total ? this.snapshotRow(conversationId, snapshot) : undefined;
+    this.forgetPrefetched(conversationId);
     await this.run('append events', async (db) => {
       try {
         if (this.target.dialect === 'sqlite')
@@ -149,7 +152,7 @@ export class SqlTrackerStore implements TrackerStore {
     rows: readonly EventRow[],
     snapshot: SnapshotRow | undefined,
   ): Promise<void> {
-    const inserted = await this.withPostgres((connection) =>
+    const inserted = await this.onTurnConnection(conversationId, (connection) =>
       appendRows(connection, conversationId, expectedCount, rows, snapshot),
     );
     if (inserted !== rows.length) throw conflict(conversationId, expectedCount);
@@ -172,6 +175,7 @@ export class SqlTrackerStore implements TrackerStore {
   }
 
   async remove(conversationId: string): Promise<void> {
+    this.forgetPrefetched(conversationId);
     await this.run('remove a conversation', (db) =>
       db.transaction(async (trx) => {
         await trx('events').where('sender_id', conversationId).delete();
@@ -240,6 +244,29 @@ export class SqlTrackerStore implements TrackerStore {
       }
       return work(statements);
     });
+  }
+
+  /** The rows the turn's lock statement read (postgres-turn-session.ts), or a read of its own. */
+  private async loadRecentPostgres(conversationId: string): Promise<RecentRow[]> {
+    const session = turnSessionOf(conversationId, this);
+    const prefetched = session ? takePrefetched(session) : undefined;
+    if (prefetched) return prefetched;
+    return this.onTurnConnection(conversationId, (connection) => loadRecentRows(connection, conversationId));
+  }
+
+  /** On the connection holding the turn's lock when the lock store is joined, else on a pooled one. */
+  private onTurnConnection<T>(
+    conversationId: string,
+    work: (connection: PostgresConnection) => Promise<T>,
+  ): Promise<T> {
+    const session = turnSessionOf(conversationId, this);
+    return session ? work(session.connection) : this.withPostgres(work);
+  }
+
+  /** A write makes what the lock statement read stale. */
+  private forgetPrefetched(conversationId: string): void {
+    const session = turnSessionOf(conversationId, this);
+    if (session) takePrefetched(session);
   }
 
   /** Runs named prepared statements on a connection of knex's pool (knex drops one that broke). */

@@ -1,0 +1,51 @@
+/**
+ * A PostgreSQL turn on one connection. When the advisory locks of the lock store live in the tracker
+ * store's database, the lock store takes a conversation's lock and reads the conversation in one
+ * statement (`parley_lock_and_load`, migration 6), on the connection that then holds the lock, and
+ * the tracker store runs the turn's other statements on that connection too. A turn then costs three
+ * round trips (lock and load, append, unlock) on one connection instead of four on two.
+ *
+ * The session travels with the turn's async context. It is closed when the lock is released, so work
+ * the turn started and that outlives it goes back to the pool rather than to a connection that is
+ * now another turn's.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { PostgresConnection } from './postgres-statements.js';
+import type { RecentRow } from './sqlite-statements.js';
+
+export interface PostgresTurnSession {
+  readonly conversationId: string;
+  /** the tracker store the lock store was joined with: only it uses the session */
+  readonly owner: object;
+  readonly connection: PostgresConnection;
+  /** what the lock statement read, until the turn's first load takes it or a write makes it stale */
+  prefetched: RecentRow[] | undefined;
+  open: boolean;
+}
+
+const sessions = new AsyncLocalStorage<PostgresTurnSession>();
+
+/** The open session of this conversation's turn for `owner`, if the current turn runs in one. */
+export function turnSessionOf(conversationId: string, owner: object): PostgresTurnSession | undefined {
+  const session = sessions.getStore();
+  if (!session || !session.open || session.owner !== owner || session.conversationId !== conversationId)
+    return undefined;
+  return session;
+}
+
+/** Runs `work` in the session and closes it when the work settles. */
+export async function runTurnSession<T>(session: PostgresTurnSession, work: () => Promise<T>): Promise<T> {
+  try {
+    return await sessions.run(session, work);
+  } finally {
+    session.open = false;
+    session.prefetched = undefined;
+  }
+}
+
+/** The rows the lock statement read, once; later loads read again. */
+export function takePrefetched(session: PostgresTurnSession): RecentRow[] | undefined {
+  const rows = session.prefetched;
+  session.prefetched = undefined;
+  return rows;
+}

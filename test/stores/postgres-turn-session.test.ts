@@ -1,14 +1,15 @@
 import { expect } from 'chai';
+import type { EventEmitter } from 'node:events';
 import type { LockStore, TrackerStore } from '../../src/core/ports.js';
 import { joinTurnStores } from '../../src/stores/factory.js';
-import { PostgresLockStore } from '../../src/stores/locks/postgres-lock-store.js';
+import { PostgresLockStore, advisoryLockKey } from '../../src/stores/locks/postgres-lock-store.js';
 import { MemoryLockStore } from '../../src/stores/memory-lock-store.js';
 import { SqlTrackerStore } from '../../src/stores/sql/sql-tracker-store.js';
 import { turnSessionOf } from '../../src/stores/sql/postgres-turn-session.js';
 import type { PostgresTurnSession } from '../../src/stores/sql/postgres-turn-session.js';
 import { sqliteTarget } from '../../src/stores/sql/sql-target.js';
 import type { TestDatabase } from '../support/postgres.js';
-import { createTestDatabase, postgresTarget, requirePostgres } from '../support/postgres.js';
+import { adminQuery, createTestDatabase, postgresTarget, requirePostgres } from '../support/postgres.js';
 import { deferred } from '../support/timing.js';
 import { lockStoreContract } from './lock-store-contract.js';
 import { expectCode, expectWholeTurns, snapshotOf, turnEvents, uniqueId } from './tracker-store-contract.js';
@@ -161,6 +162,31 @@ describe('PostgreSQL turns on the lock connection (lock store joined with the tr
     later.resolve();
     expect(await lateLoad).to.equal(10);
     expect(pair.pooled).to.equal(pooledBefore + 1);
+  });
+
+  it('fails a turn whose lock connection dies before its append, stores none of it, and serves the next turn', async () => {
+    const pair = await openPair();
+    const id = uniqueId('connection-lost');
+    await storeTurn(pair, id, 0);
+    let connection: EventEmitter | undefined;
+    const failed = pair.lock.withLock(id, async () => {
+      connection = (turnSessionOf(id, pair.tracker) as PostgresTurnSession).connection as never;
+      const loaded = await pair.tracker.loadRecent(id);
+      await adminQuery(
+        `SELECT pg_terminate_backend(pid) FROM pg_locks
+           WHERE locktype = 'advisory' AND granted AND ((classid::bigint << 32) | objid::bigint) = $1::bigint`,
+        [advisoryLockKey(id)],
+      );
+      await pair.tracker.append(id, turnEvents(id, 1), { expectedCount: loaded.eventCount });
+    });
+    await expectCode(failed, 'STORE_UNAVAILABLE');
+    // a dying connection may report again after it left the pool: that must not end the process
+    expect(() => connection?.emit('error', new Error('late report of the lost connection'))).not.to.throw();
+    expect(await pair.tracker.loadAll(id)).to.have.length(5);
+    await storeTurn(pair, id, 1);
+    const events = await pair.tracker.loadAll(id);
+    expect(events).to.have.length(10);
+    expectWholeTurns(events);
   });
 
   it('joins only a PostgreSQL lock store on the tracker store database and schema', async () => {

@@ -51,6 +51,9 @@ export class PostgresLockStore implements LockStore {
   private readonly waitMs: number;
   private readonly local = new LocalQueue();
   private closed = false;
+  /** the conversation each checked-out connection holds the lock of */
+  private readonly holding = new Map<pg.PoolClient, string>();
+  private readonly listened = new WeakSet<pg.PoolClient>();
   /** the tracker store whose turns run on the lock's connection (same database), if joined */
   private joined: object | undefined;
 
@@ -133,20 +136,34 @@ export class PostgresLockStore implements LockStore {
         throw lockTimeout(conversationId, this.waitMs, 'another turn (possibly in another process)');
       throw storeError(error, `lock store (${this.describe()})`, 'take a conversation lock');
     }
-    const lost = (error: Error) =>
-      this.logger.error(
-        { conversationId, error: error.message },
-        'lost the connection holding a conversation lock: another turn may now run alongside this one',
-      );
-    client.on('error', lost);
+    this.holding.set(client, conversationId);
     try {
       if (!this.joined) return await work();
       const session = { conversationId, owner: this.joined, connection: client, prefetched, open: true };
       return await runTurnSession(session, work);
     } finally {
-      client.off('error', lost);
+      this.holding.delete(client);
       await this.unlock(client, key);
     }
+  }
+
+  /**
+   * A connection that dies may emit more than one error, some after the statement that met it failed
+   * and the connection left the pool: every connection keeps one listener for its whole life, so no
+   * error is ever unhandled (which would end the process).
+   */
+  private listen(client: pg.PoolClient): void {
+    if (this.listened.has(client)) return;
+    this.listened.add(client);
+    client.on('error', (error: Error) => {
+      const conversationId = this.holding.get(client);
+      if (conversationId === undefined) return;
+      this.holding.delete(client);
+      this.logger.error(
+        { conversationId, error: error.message },
+        'lost the connection holding a conversation lock: another turn may now run alongside this one',
+      );
+    });
   }
 
   /** Takes the lock, waiting at most `waitMs`; joined, also reads the conversation (its rows). */
@@ -171,7 +188,9 @@ export class PostgresLockStore implements LockStore {
 
   private async connect(): Promise<pg.PoolClient> {
     try {
-      return await this.pool.connect();
+      const client = await this.pool.connect();
+      this.listen(client);
+      return client;
     } catch (error) {
       throw storeError(error, `lock store (${this.describe()})`, 'connect');
     }

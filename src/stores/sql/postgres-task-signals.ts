@@ -11,6 +11,9 @@ import type { StoreLogger } from '../store-logger.js';
 import { DEFAULT_LIMITS, postgresConnection } from './sql-connection.js';
 import type { PostgresTarget } from './postgres-target.js';
 
+/** prepared once per connection: a turn sends one or two signals, each parsed again otherwise */
+const NOTIFY_STATEMENT = { name: 'parley_task_signal_v1', text: 'SELECT pg_notify($1, $2)' } as const;
+
 export const TASK_SIGNAL_CHANNEL = 'parley_a2a_tasks';
 const MAX_BACKOFF_MS = 10_000;
 
@@ -70,7 +73,7 @@ export class PostgresTaskSignals {
     const payload = JSON.stringify({ from: this.self, kind, taskId } satisfies Payload);
     this.sending = this.sending
       .then(() => this.connection())
-      .then((client) => client.query('SELECT pg_notify($1, $2)', [TASK_SIGNAL_CHANNEL, payload]))
+      .then((client) => client.query({ ...NOTIFY_STATEMENT, values: [TASK_SIGNAL_CHANNEL, payload] }))
       .catch((error: unknown) =>
         this.logger.warn({ kind, taskId, error: String(error) }, 'a2a task signal not sent'),
       );

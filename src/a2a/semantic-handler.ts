@@ -112,10 +112,7 @@ export class SemanticHandler {
     });
     this.sweeper.start(settings.taskTimeoutSeconds);
     options.signals?.listen({
-      settled: (id) =>
-        void relaySettled(this.store, this.events, id).catch((error: unknown) =>
-          this.signalFailed(id, error),
-        ),
+      settled: (id) => this.relayRemoteSettled(id),
       cancel: (id) =>
         void this.cancels.remoteCancel(id).catch((error: unknown) => this.signalFailed(id, error)),
     });
@@ -343,6 +340,19 @@ export class SemanticHandler {
     });
     this.live.publish({ kind: 'task', task });
     this.sweeper.watch(taskId);
+  }
+
+  /**
+   * Another process stored a task's settled state: this process's listeners hear it, unless the task
+   * is held here. Then its turn runs here, and the signal is late news of an earlier turn (it can
+   * arrive after this process claimed the context again): relaying it would end this turn's waits
+   * with the state of the one before.
+   */
+  private relayRemoteSettled(taskId: string): void {
+    if (this.live.get(taskId)) return;
+    void relaySettled(this.store, this.events, taskId).catch((error: unknown) =>
+      this.signalFailed(taskId, error),
+    );
   }
 
   private signalFailed(taskId: string, error: unknown): void {

@@ -174,7 +174,7 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
       ? a2a.jsonRpc({
           agent,
           taskStore: openTaskStore({ trackerStore, config: a2a.config }),
-          signals: openTaskSignals({ trackerStore, config: a2a.config, logger: options.logger }),
+          signals: openTaskSignals({ trackerStore, lockStore, config: a2a.config, logger: options.logger }),
           commandGenerator: understanding.generator,
           logger: requestLog.logger,
           // A2A turns pass the same door as the channels': /metrics counts them, shutdown waits for them

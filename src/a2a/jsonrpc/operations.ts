@@ -114,21 +114,40 @@ async function stream(codec: WireCodec, call: CallContext): Promise<void> {
   const request = codec.sendRequest(call.params);
   // events published before the stream opens (the task itself) wait here
   const early: TaskEvent[] = [];
-  const opened: { sse?: SseStream } = {};
+  const opened: { sse?: SseStream; stored?: Promise<unknown> } = {};
   const deliver = (event: TaskEvent): void => {
     if (!opened.sse) early.push(event);
-    else forward(opened.sse, codec, event);
+    else forwardWhenStored(opened.sse, codec, event, opened.stored);
   };
   const sent = await call.handler.sendMessage(await sendParams(request, call), deliver);
   const sse = new SseStream({ response: call.response, id: call.id, keepAliveMs: call.keepAliveMs });
   opened.sse = sse;
+  opened.stored = sent.done.catch(() => undefined);
   sse.whenClosed(sent.unsubscribe);
   if (sent.replayed) {
     sse.send(codec.event({ kind: 'task', task: sent.task }));
     sse.end();
     return;
   }
-  for (const event of early) forward(sse, codec, event);
+  for (const event of early) forwardWhenStored(sse, codec, event, opened.stored);
+}
+
+/**
+ * The final event goes out once the task's settled state is stored (`stored`: the send's answer), so
+ * that a caller who reads the task right after, through any replica, finds what the stream said.
+ */
+function forwardWhenStored(
+  sse: SseStream,
+  codec: WireCodec,
+  event: TaskEvent,
+  stored: Promise<unknown> | undefined,
+): void {
+  if (!isFinal(event) || !stored) {
+    forward(sse, codec, event);
+    return;
+  }
+  const sent = stored.then(() => forward(sse, codec, event));
+  sse.holdForFinalEvent(sent);
 }
 
 async function subscribe(codec: WireCodec, call: CallContext): Promise<void> {

@@ -4,6 +4,7 @@
  * default) so proxies do not cut a quiet stream; the stream ends at a final event.
  */
 import type { Response } from 'express';
+import { holdForFinalEvent } from './open-streams.js';
 
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 
@@ -39,6 +40,11 @@ export class SseStream {
   whenClosed(callback: () => void): void {
     if (this.closed) callback();
     else this.onClose.push(callback);
+  }
+
+  /** a shutdown lets this stream's final event (waiting for its task to be stored) go out first */
+  holdForFinalEvent(sent: Promise<unknown>): void {
+    holdForFinalEvent(this.response, sent);
   }
 
   send(result: unknown): void {

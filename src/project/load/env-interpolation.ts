@@ -1,13 +1,10 @@
 import { EVENT_ID, parseEvents, SCALAR_STYLE_PLAIN } from 'js-yaml';
 import type { ProjectDiagnostics } from '../diagnostics.js';
+import { ENV_REFERENCE } from './env-reference.js';
 import { positionalYaml } from './yaml-file.js';
 import type { YamlFile } from './yaml-file.js';
 
 export type Environment = Readonly<Record<string, string | undefined>>;
-
-// Rasa registers this pattern as an implicit YAML resolver, so only plain (unquoted) scalars that contain
-// `${...}` are expanded; quoted text such as a response "A payment of ${amount}" stays as written.
-export const ENV_REFERENCE = /^(.*)\$\{(.*)\}(.*)$/s;
 
 /**
  * Expands `${VAR}` and `$VAR` in plain scalars like Python's os.path.expandvars, and reports a scalar that
@@ -18,7 +15,7 @@ export function interpolateEnvironment(
   env: Environment,
   diagnostics: ProjectDiagnostics,
 ): void {
-  if (!hasPlainReference(file.text)) return;
+  if (!(file.envReferences?.plain ?? hasPlainReference(file.text))) return;
   const { isScalar, Scalar, visit } = positionalYaml();
   let changed = false;
   visit(file.document, {

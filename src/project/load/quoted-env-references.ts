@@ -1,6 +1,6 @@
 import { EVENT_ID, parseEvents, SCALAR_STYLE_PLAIN } from 'js-yaml';
 import type { SourceRef } from '../../core/errors.js';
-import { ENV_REFERENCE } from './env-interpolation.js';
+import { ENV_REFERENCE } from './env-reference.js';
 import { positionalYaml } from './yaml-file.js';
 import type { YamlFile } from './yaml-file.js';
 
@@ -16,7 +16,7 @@ export interface QuotedReference {
  * expands only plain scalars, so these stay as written, in Rasa as in Parley.
  */
 export function quotedReferences(file: YamlFile): QuotedReference[] {
-  if (!hasQuotedReference(file.text)) return [];
+  if (!(file.envReferences?.quoted ?? hasQuotedReference(file.text))) return [];
   const { isPair, isScalar, Scalar, visit } = positionalYaml();
   const found: QuotedReference[] = [];
   visit(file.document, {

@@ -5,24 +5,32 @@ import type * as YamlModule from 'yaml';
 import type { SourceRef } from '../../core/errors.js';
 import type { ProjectDiagnostics } from '../diagnostics.js';
 import { blockPositionOf } from './block-position.js';
+import { readBlockYaml } from './block-yaml.js';
 
 export type PathSegment = string | number;
 
 /**
  * A YAML file read with YAML 1.2 core-schema rules, as Rasa's ruamel loader reads it (`yes` stays a
- * string, no timestamps). The data comes from the fast js-yaml parser; the position-keeping document of
+ * string, no timestamps). The data comes from the line reader of block-yaml.ts when the file is plain
+ * block YAML, from the fast js-yaml parser otherwise; the position-keeping document of
  * the `yaml` package is built only when something asks where a node is, which keeps cold starts fast.
  */
 export class YamlFile {
   readonly path: string;
   readonly text: string;
   data: unknown;
+  /**
+   * Whether plain and quoted scalars may hold `${...}` references, when the reader that parsed the file
+   * knows; undefined when the text has to be scanned to tell.
+   */
+  readonly envReferences: EnvReferences | undefined;
   private parsed: { document: Document.Parsed; lineCounter: LineCounter } | undefined;
 
-  constructor(path: string, text: string, data: unknown) {
+  constructor(path: string, text: string, data: unknown, envReferences?: EnvReferences) {
     this.path = path;
     this.text = text;
     this.data = data;
+    this.envReferences = envReferences;
   }
 
   get document(): Document.Parsed {
@@ -37,6 +45,11 @@ export class YamlFile {
     this.parsed ??= parseWithPositions(this.text);
     return this.parsed;
   }
+}
+
+export interface EnvReferences {
+  readonly plain: boolean;
+  readonly quoted: boolean;
 }
 
 type YamlLibrary = typeof YamlModule;
@@ -60,6 +73,11 @@ export function parseYamlFile(
   text: string,
   diagnostics: ProjectDiagnostics,
 ): YamlFile | undefined {
+  const quick = readBlockYaml(text);
+  if (quick) {
+    const references = { plain: quick.plainReference, quoted: quick.quotedReference };
+    return new YamlFile(path, text, quick.data, references);
+  }
   try {
     return new YamlFile(path, text, load(text, { schema: CORE_SCHEMA, filename: path }));
   } catch (error) {

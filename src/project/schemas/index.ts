@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { assetUrl } from '../../asset-paths.js';
+import { requireWithCodeCache } from './cached-script.js';
 import { configSchema } from './config.js';
 import { credentialsSchema } from './credentials.js';
 import { domainSchema } from './domain.js';
@@ -67,7 +68,7 @@ let verboseValidators: Validators | undefined;
 
 function precompiled(url: URL): Validators | undefined {
   const path = fileURLToPath(url);
-  return existsSync(path) ? (createRequire(import.meta.url)(path) as Validators) : undefined;
+  return existsSync(path) ? (requireWithCodeCache(path) as Validators) : undefined;
 }
 
 function verbose(): Validators {

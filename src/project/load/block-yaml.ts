@@ -139,6 +139,8 @@ class BlockReader {
         this.index += 1;
       }
       const match = KEY.exec(content) ?? unsupported();
+      // YAML limits an implicit key to 1024 characters
+      if (match[0].length > 1000) unsupported();
       if (match[3] === undefined) this.noteScalar(match[0], false);
       const key = match[1] ?? match[2] ?? this.plainKey(match[3] as string);
       if (key === '__proto__' || Object.prototype.hasOwnProperty.call(result, key)) unsupported();
@@ -149,7 +151,7 @@ class BlockReader {
   }
 
   private plainKey(key: string): string {
-    if (MAYBE_NOT_STRING.test(key) || key.startsWith('<<') || key.length > 1000) unsupported();
+    if (MAYBE_NOT_STRING.test(key) || key.startsWith('<<')) unsupported();
     this.noteScalar(key, true);
     return key;
   }

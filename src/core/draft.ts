@@ -4,6 +4,7 @@ import { stackUpdateEvent } from './events/stack-update.js';
 import type { TrackerState } from './events/tracker-state.js';
 import type { Event, UnstampedEvent } from './events/types.js';
 import type { Stack } from './stack/frames.js';
+import { stampEvent } from './events/stamp.js';
 
 /**
  * The events one core call produces, folded into the tracker state as they are emitted so that later
@@ -41,7 +42,7 @@ export class TurnDraft {
 
   emit(event: UnstampedEvent): void {
     this.flushStack();
-    const stamped = { ...event, timestamp: event.timestamp ?? this.now } as Event;
+    const stamped = stampEvent(event, this.now);
     this.current = applyEvent(this.current, stamped);
     this.emitted.push(stamped);
   }

@@ -3,6 +3,7 @@ import { applyEvents } from '../core/events/fold-events.js';
 import type { TrackerState } from '../core/events/tracker-state.js';
 import type { BotUttered, Event, UnstampedEvent } from '../core/events/types.js';
 import type { TrackerStore } from '../core/ports.js';
+import { stampEvent } from '../core/events/stamp.js';
 
 /** The events a turn appended, and the bot messages among them. */
 /** All an edge needs after a turn, so that none reads the store again. */
@@ -60,7 +61,7 @@ export class OpenTurn {
   }
 
   add(event: UnstampedEvent | Event): void {
-    const stamped = { ...event, timestamp: event.timestamp ?? this.now } as Event;
+    const stamped = stampEvent(event, this.now);
     this.state = applyEvent(this.state, stamped);
     this.added.push(stamped);
     this.announce(stamped);
@@ -75,7 +76,7 @@ export class OpenTurn {
       this.add(event);
       return;
     }
-    const stamped = { ...event, timestamp: event.timestamp ?? this.now } as Event;
+    const stamped = stampEvent(event, this.now);
     this.state = applyEvents(this.state, await this.allEvents(), [stamped]);
     this.added.push(stamped);
   }

@@ -13,8 +13,8 @@ import type { Stack } from '../stack/frames.js';
 import { jsonEqual } from './json-value.js';
 import { applyStackUpdate } from './stack-update.js';
 import type { TrackerState } from './tracker-state.js';
-import { NO_FLOW_SLOTS, RECENT_MESSAGES_KEPT, stackHistoryKey } from './tracker-state.js';
-import type { FlowSlotRecord, RecentMessage } from './tracker-state.js';
+import { NO_FLOW_SLOTS, RECENT_MESSAGES_KEPT, copyTrackerState, stackHistoryKey } from './tracker-state.js';
+import type { FlowSlotRecord, MutableTrackerState, RecentMessage } from './tracker-state.js';
 import type { ActionExecuted, BotUttered, EntitiesAdded, Event, SlotSet, UserUttered } from './types.js';
 
 type StateChanges = Partial<TrackerState>;
@@ -23,8 +23,20 @@ const ACTION_LISTEN = 'action_listen';
 const ACTION_SESSION_START = 'action_session_start';
 
 export function applyEvent(state: TrackerState, event: Event): TrackerState {
+  const next = copyTrackerState(state);
   const changes = changesFor(state, event);
-  return { ...state, ...changes, eventCount: state.eventCount + 1, latestEventTime: event.timestamp };
+  for (const key in changes) assign(next, changes, key as keyof StateChanges);
+  next.eventCount = state.eventCount + 1;
+  next.latestEventTime = event.timestamp;
+  return next;
+}
+
+function assign<K extends keyof TrackerState>(
+  next: MutableTrackerState,
+  changes: StateChanges,
+  key: K,
+): void {
+  next[key] = changes[key] as TrackerState[K];
 }
 
 function changesFor(state: TrackerState, event: Event): StateChanges {

@@ -9,20 +9,25 @@ import { sanitizedUserText } from '../core/domain/direct-payload.js';
 import { numberedChoice } from '../core/text/numbered-choice.js';
 import { ACTION_LISTEN, predictNextAction } from '../core/executor/advance.js';
 import { internalErrorEvents } from '../core/executor/internal-error.js';
-import type { RecentConversation, Understanding } from '../core/ports.js';
+import type { ActionRequest, RecentConversation, Understanding } from '../core/ports.js';
 import { receiveUserMessage } from '../core/turn.js';
 import type { Logger } from './logger.js';
 import { SILENT_LOGGER } from './logger.js';
 import { NluDialogue } from './nlu-dialogue.js';
 import { FreshState } from './fresh-state.js';
 import { asStored, parseDataWithCommands } from './message-parts.js';
-import { OpenTurn } from './open-turn.js';
+import { OpenTurn, revertsEvents } from './open-turn.js';
+import { actionEvent, hasKeys, predictionMetadata } from './action-events.js';
+import type { PredictedBy } from './action-events.js';
 import type { TurnResult } from './open-turn.js';
 import { needsNewSession } from './session.js';
 import { warnIfSilent } from './silent-turn.js';
 import type { AgentOptions, IncomingMessage, LoggedMessage, SessionRule } from './agent-inputs.js';
 
 const ACTION_SESSION_START = 'action_session_start';
+const FLOW_POLICY: PredictedBy = { policy: 'FlowPolicy', confidence: 1 };
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
 export type { AgentOptions, IncomingMessage, LoggedMessage, SessionRule } from './agent-inputs.js';
 export type { TurnResult } from './open-turn.js';
@@ -266,10 +271,7 @@ export class Agent {
       }
       const prediction = predictNextAction(turn.state, this.engine(turn.now));
       turn.adopt(prediction);
-      const metadata = {
-        ...(prediction.activeFlow ? { active_flow: prediction.activeFlow } : {}),
-        ...(prediction.stepId ? { step_id: prediction.stepId } : {}),
-      };
+      const metadata = predictionMetadata(prediction);
       if (prediction.action === ACTION_LISTEN) {
         turn.add({ event: 'action', name: ACTION_LISTEN, policy: 'FlowPolicy', confidence: 1, metadata });
         return;
@@ -306,29 +308,26 @@ export class Agent {
     name: string,
     channel: string | undefined,
     metadata: Record<string, unknown> = {},
-    predicted: { policy: string; confidence: number; hide_rule_turn?: boolean } = {
-      policy: 'FlowPolicy',
-      confidence: 1,
-    },
+    predicted: PredictedBy = FLOW_POLICY,
   ): Promise<void> {
-    turn.add({
-      event: 'action',
-      name,
-      ...predicted,
-      ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
-    });
+    turn.add(actionEvent(name, predicted, metadata));
     const engine = this.engine(turn.now);
-    const outcome = await this.options.actionRunner.run({
+    const request: Mutable<ActionRequest> = {
       actionName: name,
       conversationId: turn.conversationId,
       state: turn.state,
       allEvents: () => turn.allEvents(),
       engine,
-      ...(channel ? { channel } : {}),
-      ...(Object.keys(metadata).length > 0 ? { metadata } : {}),
-    });
+    };
+    if (channel) request.channel = channel;
+    if (hasKeys(metadata)) request.metadata = metadata;
+    const outcome = await this.options.actionRunner.run(request);
     if (outcome.ok) {
-      for (const event of outcome.events) await turn.addExternal(event);
+      // only an event that reverts others needs the history (and so an await)
+      for (const event of outcome.events) {
+        if (revertsEvents(event)) await turn.addExternal(event);
+        else turn.add(event);
+      }
       return;
     }
     this.logger.error(

@@ -72,7 +72,7 @@ export class OpenTurn {
    * those revert earlier events, so the state is re-folded from the history they leave applied.
    */
   async addExternal(event: UnstampedEvent | Event): Promise<void> {
-    if (event.event !== 'rewind' && event.event !== 'undo') {
+    if (!revertsEvents(event)) {
       this.add(event);
       return;
     }
@@ -95,4 +95,9 @@ export class OpenTurn {
       eventCount: snapshot.eventCount,
     };
   }
+}
+
+/** `rewind` and `undo` revert earlier events: applying them needs the history. */
+export function revertsEvents(event: UnstampedEvent | Event): boolean {
+  return event.event === 'rewind' || event.event === 'undo';
 }

@@ -10,7 +10,7 @@
 import { AppError, assertNever } from '../errors.js';
 import { isPatternId } from '../flows/types.js';
 import type { Stack } from '../stack/frames.js';
-import { jsonEqual } from './json-value.js';
+import { hasOwn, jsonEqual, withKey } from './json-value.js';
 import { applyStackUpdate } from './stack-update.js';
 import type { TrackerState } from './tracker-state.js';
 import { NO_FLOW_SLOTS, RECENT_MESSAGES_KEPT, copyTrackerState, stackHistoryKey } from './tracker-state.js';
@@ -133,12 +133,26 @@ function actionExecuted(state: TrackerState, event: ActionExecuted): StateChange
 
 function slotSet(state: TrackerState, event: SlotSet): StateChanges {
   const filledBy = event.metadata?.filled_by;
-  const { [event.name]: _previous, ...others } = state.slotFilledBy;
   return {
-    slots: { ...state.slots, [event.name]: event.value },
-    slotFilledBy: typeof filledBy === 'string' ? { ...others, [event.name]: filledBy } : others,
+    slots: withKey(state.slots, event.name, event.value),
+    slotFilledBy: filledByAfter(state.slotFilledBy, event.name, filledBy),
     flowSlots: withSlotName(state.flowSlots, event.name),
   };
+}
+
+/** The slot's entry moves to the end (or goes, when the event names no filler). */
+function filledByAfter(
+  record: TrackerState['slotFilledBy'],
+  name: string,
+  filledBy: unknown,
+): TrackerState['slotFilledBy'] {
+  const others = hasOwn(record, name) ? withoutEntry(record, name) : record;
+  return typeof filledBy === 'string' ? (withKey(others, name, filledBy) as typeof record) : others;
+}
+
+function withoutEntry<V>(record: Readonly<Record<string, V>>, name: string): Readonly<Record<string, V>> {
+  const { [name]: _removed, ...others } = record;
+  return others;
 }
 
 function withSlotName(record: FlowSlotRecord, name: string): FlowSlotRecord {
@@ -191,12 +205,19 @@ function recordStack(history: ReadonlyMap<string, Stack>, stack: Stack): Readonl
   const key = stackHistoryKey(top.flow_id, top.step_id);
   const known = history.get(key);
   // Patterns moving above the same user frame leave the recorded part unchanged: nothing to copy.
-  if (known && known.length === index + 1 && known.every((frame, position) => frame === stack[position]))
-    return history;
+  if (known && known.length === index + 1 && sameFrames(known, stack)) return history;
   const recorded = index === stack.length - 1 ? stack : stack.slice(0, index + 1);
   const next = new Map(history);
   next.set(key, recorded);
   return next;
+}
+
+/** Whether `stack` starts with exactly the frame objects of `recorded`. */
+function sameFrames(recorded: Stack, stack: Stack): boolean {
+  for (let position = 0; position < recorded.length; position += 1) {
+    if (recorded[position] !== stack[position]) return false;
+  }
+  return true;
 }
 
 /** What Rasa's tracker `_reset()` clears besides the stack (used by `session_started` and `restart`). */

@@ -1,5 +1,6 @@
 import type { Frame, PatternFrame, Stack, UserFlowFrame, UserFrameType } from './frames.js';
 import { isUserFrame } from './frames.js';
+import { shallowCopy } from '../events/json-value.js';
 
 export function topFrame(stack: Stack): Frame | undefined {
   return stack[stack.length - 1];
@@ -24,7 +25,9 @@ export function replaceAt(stack: Stack, index: number, frame: Frame): Stack {
 }
 
 export function withStepId<F extends Frame>(frame: F, stepId: string): F {
-  return { ...frame, step_id: stepId };
+  const moved: { step_id: string } = shallowCopy(frame);
+  moved.step_id = stepId;
+  return moved as F;
 }
 
 /** The index of the topmost user flow frame; call frames are skipped unless asked for (Rasa's default). */
@@ -75,13 +78,13 @@ export function patternFrame(options: {
   patternId: string;
   context?: Readonly<Record<string, unknown>>;
 }): PatternFrame {
-  return {
-    ...options.context,
-    frame_id: options.frameId,
-    flow_id: options.patternId,
-    step_id: 'START',
-    type: options.patternId as PatternFrame['type'],
-  };
+  // the context's fields first, as `{ ...context, frame_id, ... }` writes them
+  const frame: Record<string, unknown> = options.context ? shallowCopy(options.context) : {};
+  frame.frame_id = options.frameId;
+  frame.flow_id = options.patternId;
+  frame.step_id = 'START';
+  frame.type = options.patternId;
+  return frame as unknown as PatternFrame;
 }
 
 /**

@@ -25,6 +25,12 @@ export function shallowCopy<T extends object>(object: T): T {
   return hasOwn(object as JsonObject, '__proto__') ? { ...object } : Object.assign({}, object);
 }
 
+/** `{ ...first, ...second }`, made the faster way where that is safe (see shallowCopy). */
+export function mergedCopy<A extends object, B extends object>(first: A, second: B): A & B {
+  if (hasOwn(second as JsonObject, '__proto__')) return { ...first, ...second };
+  return Object.assign(shallowCopy(first), second);
+}
+
 /**
  * A shallow copy of `object` with `key` set. `defineProperty` keeps a key such as `__proto__` an
  * ordinary own property instead of changing the copy's prototype.

@@ -20,20 +20,66 @@ export function hasTemplate(text: string): boolean {
 }
 
 export function renderTemplate(text: string, scope: Readonly<Record<string, unknown>>): string {
+  const { literals, placeholders } = compiled(text);
+  let output = literals[0] ?? '';
+  placeholders.forEach((placeholder, index) => {
+    output += renderPlaceholder(placeholder, scope) + (literals[index + 1] ?? '');
+  });
+  return output;
+}
+
+/**
+ * A template split once into its literal text (already trimmed where `{{-` and `-}}` ask) and its
+ * placeholders; `literals` has one more entry than `placeholders`, which go between them.
+ */
+interface CompiledTemplate {
+  readonly literals: readonly string[];
+  readonly placeholders: readonly Placeholder[];
+}
+
+/** A dotted path to look up, or (not a path) text that stays as written. */
+type Placeholder =
+  | { readonly kind: 'path'; readonly segments: readonly Segment[] }
+  | { readonly kind: 'verbatim'; readonly text: string };
+
+interface Segment {
+  readonly name: string;
+  readonly isIndex: boolean;
+}
+
+// Flows render the same few templates at every step (`slots.{{context.collect}} is not null`), so each
+// text is split once; the memo is bounded, and splitting is pure, so it never changes a result.
+const MEMO_LIMIT = 1000;
+const compiledTemplates = new Map<string, CompiledTemplate>();
+
+function compiled(text: string): CompiledTemplate {
+  let template = compiledTemplates.get(text);
+  if (!template) {
+    if (compiledTemplates.size >= MEMO_LIMIT) compiledTemplates.clear();
+    template = compile(text);
+    compiledTemplates.set(text, template);
+  }
+  return template;
+}
+
+function compile(text: string): CompiledTemplate {
   const source = jinjaSource(text);
-  let output = '';
+  const literals: string[] = [];
+  const placeholders: Placeholder[] = [];
   let position = 0;
   let trimNext = false;
   for (const match of source.matchAll(PLACEHOLDER)) {
     let literal = source.slice(position, match.index);
     if (trimNext) literal = literal.trimStart();
     if (match[1] === '-') literal = literal.trimEnd();
-    output += literal + renderPlaceholder(match[0], match[2] ?? '', scope);
+    literals.push(literal);
+    placeholders.push(placeholderOf(match[0], match[2] ?? ''));
     trimNext = match[3] === '-';
     position = match.index + match[0].length;
   }
   const tail = source.slice(position);
-  return output + (trimNext ? tail.trimStart() : tail);
+  literals.push(trimNext ? tail.trimStart() : tail);
+  return { literals, placeholders };
 }
 
 function jinjaSource(text: string): string {
@@ -42,19 +88,21 @@ function jinjaSource(text: string): string {
   return lines.join('\n');
 }
 
-function renderPlaceholder(
-  placeholder: string,
-  expression: string,
-  scope: Readonly<Record<string, unknown>>,
-): string {
+function placeholderOf(placeholder: string, expression: string): Placeholder {
   const path = expression.trim();
-  if (!PATH.test(path)) return placeholder;
-  const value = lookup(scope, path.split('.'));
+  if (!PATH.test(path)) return { kind: 'verbatim', text: placeholder };
+  const segments = path.split('.').map((name) => ({ name, isIndex: /^\d+$/.test(name) }));
+  return { kind: 'path', segments };
+}
+
+function renderPlaceholder(placeholder: Placeholder, scope: Readonly<Record<string, unknown>>): string {
+  if (placeholder.kind === 'verbatim') return placeholder.text;
+  const value = lookup(scope, placeholder.segments);
   return value === undefined ? '' : pyStr(value);
 }
 
 /** Jinja's `a.b` reads key b of a dict; `a.0` reads item 0 of a list or string. undefined means missing. */
-function lookup(scope: Readonly<Record<string, unknown>>, path: readonly string[]): unknown {
+function lookup(scope: Readonly<Record<string, unknown>>, path: readonly Segment[]): unknown {
   let current: unknown = scope;
   for (const segment of path) {
     current = segmentOf(current, segment);
@@ -63,10 +111,9 @@ function lookup(scope: Readonly<Record<string, unknown>>, path: readonly string[
   return current;
 }
 
-function segmentOf(container: unknown, segment: string): unknown {
-  const isIndex = /^\d+$/.test(segment);
-  if (isIndex && Array.isArray(container)) return container[Number(segment)] as unknown;
-  if (isIndex && typeof container === 'string') return [...container][Number(segment)];
-  if (!isIndex && isDict(container)) return hasKey(container, segment) ? container[segment] : undefined;
+function segmentOf(container: unknown, { name, isIndex }: Segment): unknown {
+  if (isIndex && Array.isArray(container)) return container[Number(name)] as unknown;
+  if (isIndex && typeof container === 'string') return [...container][Number(name)];
+  if (!isIndex && isDict(container)) return hasKey(container, name) ? container[name] : undefined;
   return undefined;
 }

@@ -1,6 +1,6 @@
 import type { Frame, PatternFrame, Stack, UserFlowFrame, UserFrameType } from './frames.js';
 import { isUserFrame } from './frames.js';
-import { shallowCopy } from '../events/json-value.js';
+import { mergedCopy, shallowCopy } from '../events/json-value.js';
 
 export function topFrame(stack: Stack): Frame | undefined {
   return stack[stack.length - 1];
@@ -109,7 +109,7 @@ export function moveFramesToTop(stack: Stack, frameIds: ReadonlySet<string>): St
 
 /** The frame as the `context` of templates and conditions: its serialised fields. */
 export function frameContext(frame: Frame | undefined): Readonly<Record<string, unknown>> {
-  return frame ? { ...frame } : {};
+  return frame ? (shallowCopy(frame) as Readonly<Record<string, unknown>>) : {};
 }
 
 /** One field of a frame's context (`context.collect`, `context.canceled_frames`, ...). */
@@ -127,6 +127,6 @@ export function currentContext(stack: Stack): Readonly<Record<string, unknown>> 
   if (!top) return {};
   const below = stack[stack.length - 2];
   return top.type === 'pattern_collect_information' && below
-    ? { ...below, ...top }
+    ? mergedCopy(below, top)
     : (top as Readonly<Record<string, unknown>>);
 }

@@ -384,6 +384,20 @@ describe('flow slots (what a completed flow reports, without the event log)', ()
     expect(Object.getPrototypeOf(state.flowSlots.running)).to.equal(Object.prototype);
   });
 
+  it('keeps a slot named `__proto__` an ordinary slot, with its filler', () => {
+    const state = fold([slot('__proto__', { polluted: true }, 'NLU'), slot('amount', 1)]);
+    expect(Object.getPrototypeOf(state.slots)).to.equal(Object.prototype);
+    expect(Object.getPrototypeOf(state.slotFilledBy)).to.equal(Object.prototype);
+    expect(Object.hasOwn(state.slots, '__proto__')).to.equal(true);
+    expect(state.slotFilledBy).to.deep.equal({ ['__proto__']: 'NLU' });
+  });
+
+  it('moves a refilled slot to the end of slotFilledBy and drops it when no filler is named', () => {
+    const state = fold([slot('amount', 1, 'NLU'), slot('recipient', 'Ann', 'LLM'), slot('amount', 2, 'LLM')]);
+    expect(Object.keys(state.slotFilledBy)).to.deep.equal(['recipient', 'amount']);
+    expect(applyEvent(state, slot('recipient', null)).slotFilledBy).to.deep.equal({ amount: 'LLM' });
+  });
+
   it('reports nothing for a cancelled flow and forgets everything on restart', () => {
     const cancelled = fold([
       user('hi'),

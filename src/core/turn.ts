@@ -4,6 +4,7 @@ import type { EngineContext } from './engine-context.js';
 import { applyEvent } from './events/apply-event.js';
 import { stackUpdateEvent } from './events/stack-update.js';
 import { withoutStaleFrames } from './stack/stale-frames.js';
+import { shallowCopy } from './events/json-value.js';
 import type { TrackerState } from './events/tracker-state.js';
 import type { Event, ParseData, UserUttered } from './events/types.js';
 
@@ -25,15 +26,18 @@ export function receiveUserMessage(
   message: UserMessage,
   context: EngineContext,
 ): { events: Event[]; state: TrackerState } {
-  const user: UserUttered = {
+  // built by assignment: spreads of spread-made objects take V8's slow path (see shallowCopy)
+  const parseData: { commands?: ParseData['commands'] } = shallowCopy(message.parseData);
+  parseData.commands = message.commands.map((command) => shallowCopy(command));
+  const user: { -readonly [K in keyof UserUttered]: UserUttered[K] } = {
     event: 'user',
     timestamp: context.now,
     text: message.text,
-    parse_data: { ...message.parseData, commands: message.commands.map((command) => ({ ...command })) },
+    parse_data: parseData as ParseData,
     input_channel: message.inputChannel ?? null,
     message_id: message.messageId ?? null,
-    ...(message.metadata ? { metadata: message.metadata } : {}),
   };
+  if (message.metadata) user.metadata = message.metadata;
   let current = applyEvent(state, user);
   const cleaned = cleanStack(current, context);
   if (cleaned) current = applyEvent(current, cleaned);

@@ -157,11 +157,15 @@ function withoutEntry<V>(record: Readonly<Record<string, V>>, name: string): Rea
 
 function withSlotName(record: FlowSlotRecord, name: string): FlowSlotRecord {
   const add = (names: readonly string[]) => (names.includes(name) ? names : [...names, name]);
-  const flows = Object.entries(record.running);
-  if (flows.every(([, names]) => names.includes(name)) && record.sinceUserMessage.includes(name))
+  if (
+    record.sinceUserMessage.includes(name) &&
+    Object.values(record.running).every((names) => names.includes(name))
+  )
     return record;
   // fromEntries defines each key, a flow id such as `__proto__` included
-  const running = Object.fromEntries(flows.map(([flowId, names]) => [flowId, add(names)]));
+  const running = Object.fromEntries(
+    Object.entries(record.running).map(([flowId, names]) => [flowId, add(names)]),
+  );
   return { ...record, sinceUserMessage: add(record.sinceUserMessage), running };
 }
 

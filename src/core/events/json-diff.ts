@@ -7,7 +7,7 @@
 import type { JsonPatchOperation } from './patch-operation.js';
 import { childPointer } from './json-pointer.js';
 import type { JsonObject } from './json-value.js';
-import { definedKeys, hasOwn, isPlainObject, jsonEqual } from './json-value.js';
+import { hasOwn, isPlainObject, jsonEqual } from './json-value.js';
 
 export interface DiffOptions {
   /** objects in arrays whose values under this key differ are replaced whole, not field by field */
@@ -40,14 +40,17 @@ function diffObject(
   out: JsonPatchOperation[],
   options: DiffOptions,
 ): void {
-  const afterKeys = definedKeys(after);
-  for (const key of definedKeys(before)) {
-    if (!isDefined(after, key)) out.push({ op: 'remove', path: childPointer(path, key) });
+  // Object.keys order, without the arrays: this runs for every frame of every stack update
+  for (const key in before) {
+    if (isDefined(before, key) && !isDefined(after, key))
+      out.push({ op: 'remove', path: childPointer(path, key) });
   }
-  for (const key of afterKeys) {
-    const target = childPointer(path, key);
-    if (isDefined(before, key)) diffValue(before[key], after[key], target, out, options);
-    else out.push({ op: 'add', path: target, value: after[key] });
+  for (const key in after) {
+    if (!isDefined(after, key)) continue;
+    if (!isDefined(before, key)) out.push({ op: 'add', path: childPointer(path, key), value: after[key] });
+    // equal members (most of a frame) need no pointer
+    else if (before[key] !== after[key])
+      diffValue(before[key], after[key], childPointer(path, key), out, options);
   }
 }
 
@@ -61,7 +64,8 @@ function diffArray(
   const shared = Math.min(before.length, after.length);
   let kept = 0;
   while (kept < shared && sameEntity(before[kept], after[kept], options)) {
-    diffValue(before[kept], after[kept], childPointer(path, kept), out, options);
+    if (before[kept] !== after[kept])
+      diffValue(before[kept], after[kept], childPointer(path, kept), out, options);
     kept += 1;
   }
   for (let index = before.length - 1; index >= kept; index -= 1) {

@@ -5,11 +5,12 @@
  * the tracker store runs the turn's other statements on that connection too. A turn then costs three
  * round trips (lock and load, append, unlock) on one connection instead of four on two.
  *
- * The session travels with the turn's async context. It is closed when the lock is released, so work
- * the turn started and that outlives it goes back to the pool rather than to a connection that is
- * now another turn's.
+ * The session is found by the conversation's id: a process holds one lock of a conversation at a time
+ * (the lock store's local queue), so for one tracker store there is at most one session per id. It
+ * is closed when the lock is released, so work the turn started and that outlives it goes back to the
+ * pool rather than to a connection that is now another turn's. (Not AsyncLocalStorage: on Node 20 its
+ * promise hooks, once enabled, tax every await of the process.)
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { PostgresConnection } from './postgres-statements.js';
 import type { RecentRow } from './sqlite-statements.js';
 
@@ -23,23 +24,29 @@ export interface PostgresTurnSession {
   open: boolean;
 }
 
-const sessions = new AsyncLocalStorage<PostgresTurnSession>();
+/** the open sessions, per tracker store and conversation */
+const sessions = new WeakMap<object, Map<string, PostgresTurnSession>>();
 
-/** The open session of this conversation's turn for `owner`, if the current turn runs in one. */
+/** The open session of this conversation's turn for `owner`, if a turn of it holds the lock. */
 export function turnSessionOf(conversationId: string, owner: object): PostgresTurnSession | undefined {
-  const session = sessions.getStore();
-  if (!session || !session.open || session.owner !== owner || session.conversationId !== conversationId)
-    return undefined;
-  return session;
+  const session = sessions.get(owner)?.get(conversationId);
+  return session?.open ? session : undefined;
 }
 
-/** Runs `work` in the session and closes it when the work settles. */
+/** Runs `work` with the session open and closes it when the work settles. */
 export async function runTurnSession<T>(session: PostgresTurnSession, work: () => Promise<T>): Promise<T> {
+  let open = sessions.get(session.owner);
+  if (!open) {
+    open = new Map();
+    sessions.set(session.owner, open);
+  }
+  open.set(session.conversationId, session);
   try {
-    return await sessions.run(session, work);
+    return await work();
   } finally {
     session.open = false;
     session.prefetched = undefined;
+    if (open.get(session.conversationId) === session) open.delete(session.conversationId);
   }
 }
 

@@ -98,7 +98,7 @@ export class SemanticHandler {
       now: this.now,
       taskTimeoutSeconds: settings.taskTimeoutSeconds,
       forgotten: (ids) => this.sweeper.unwatch(ids),
-      settled: (id) => options.signals?.settled(id),
+      settled: (id) => this.settledHere(id),
     });
     this.cancels = new TaskCancels({
       store: this.store,
@@ -210,6 +210,17 @@ export class SemanticHandler {
   /** writes a task whose state settled and tells the other processes */
   private async saveSettled(id: string, options?: SaveOptions): Promise<void> {
     await this.live.save(id, options);
+    this.settledHere(id);
+  }
+
+  /**
+   * A task's settled state is stored: the other processes hear it, and a terminal task's timeout
+   * timer goes (it held the task's id and the request's logging context until the deadline: a
+   * timer a message, an hour each by default).
+   */
+  private settledHere(id: string): void {
+    const task = this.live.get(id);
+    if (task && TERMINAL_STATES.has(task.status.state)) this.sweeper.unwatch([id]);
     this.options.signals?.settled(id);
   }
 

@@ -148,6 +148,22 @@ describe('A2A semantic handler: cancel, subscribe, timeouts, shutdown', () => {
     expect(logger.warnings).to.deep.equal(['a2a task timed out']);
   });
 
+  it('a finished task keeps no timeout timer (one a message, an hour each, was a leak)', async () => {
+    const { handler } = await setup({ taskTimeoutSeconds: 3600 });
+    // the sweeper's timers, by task id (private: what leaked was exactly these)
+    const sweeper = (handler as unknown as { sweeper: { timers: Map<string, unknown> } }).sweeper;
+    const timers = () => sweeper.timers.size;
+    const before = timers();
+    for (let index = 0; index < 40; index += 1) {
+      const started = await send(handler, message(START));
+      expect((await send(handler, message(FINISH, { taskId: started.id }))).status.state).to.equal(
+        'completed',
+      );
+    }
+    expect(timers() - before, 'timers left by 40 finished tasks').to.be.below(5);
+    handler.close();
+  });
+
   it('close() stops the task timers', async function () {
     this.timeout(10_000);
     const { handler, understanding } = await setup({ taskTimeoutSeconds: 1 });

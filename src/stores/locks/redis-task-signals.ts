@@ -9,21 +9,9 @@
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { StoreLogger } from '../store-logger.js';
+import { dispatchTaskSignal, encodeTaskSignal } from '../task-signal-payload.js';
+import type { TaskSignalKind, TaskSignalListener } from '../task-signal-payload.js';
 import type { RedisConnection } from './redis-connection.js';
-
-type Kind = 'settled' | 'cancel';
-
-/** what src/a2a/tasks/task-signals.ts hands in (stores import core only, so it is restated here) */
-interface Handlers {
-  settled(taskId: string): void;
-  cancel(taskId: string): void;
-}
-
-interface Payload {
-  readonly from: string;
-  readonly kind: Kind;
-  readonly taskId: string;
-}
 
 /** The channel of one lock store's processes. */
 export function taskSignalChannel(connection: RedisConnection): string {
@@ -39,7 +27,7 @@ export class RedisTaskSignals {
   private readonly self = randomUUID();
   private publisher: Redis | undefined;
   private subscriber: Redis | undefined;
-  private handlers: Handlers | undefined;
+  private handlers: TaskSignalListener | undefined;
   private closed = false;
 
   constructor(options: { connection: RedisConnection; logger: StoreLogger }) {
@@ -56,7 +44,7 @@ export class RedisTaskSignals {
     this.publish('cancel', taskId);
   }
 
-  listen(handlers: Handlers): void {
+  listen(handlers: TaskSignalListener): void {
     this.handlers = handlers;
     if (this.subscriber || this.closed) return;
     // connected now: the first signal of a turn must not wait for a connection to open
@@ -80,10 +68,10 @@ export class RedisTaskSignals {
     for (const client of clients) client?.disconnect();
   }
 
-  private publish(kind: Kind, taskId: string): void {
+  private publish(kind: TaskSignalKind, taskId: string): void {
     if (this.closed) return;
     this.publisher ??= this.client('publisher');
-    const payload = JSON.stringify({ from: this.self, kind, taskId } satisfies Payload);
+    const payload = encodeTaskSignal(this.self, kind, taskId);
     this.publisher
       .publish(this.channel, payload)
       .catch((error: unknown) =>
@@ -103,14 +91,6 @@ export class RedisTaskSignals {
   }
 
   private heard(raw: string): void {
-    let payload: Partial<Payload>;
-    try {
-      payload = JSON.parse(raw) as Partial<Payload>;
-    } catch {
-      return;
-    }
-    if (payload.from === this.self || typeof payload.taskId !== 'string') return;
-    if (payload.kind === 'settled') this.handlers?.settled(payload.taskId);
-    else if (payload.kind === 'cancel') this.handlers?.cancel(payload.taskId);
+    dispatchTaskSignal(raw, this.self, this.handlers);
   }
 }

@@ -8,6 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { StoreLogger } from '../store-logger.js';
+import { dispatchTaskSignal, encodeTaskSignal } from '../task-signal-payload.js';
+import type { TaskSignalKind, TaskSignalListener } from '../task-signal-payload.js';
 import { DEFAULT_LIMITS, postgresConnection } from './sql-connection.js';
 import type { PostgresTarget } from './postgres-target.js';
 
@@ -17,24 +19,11 @@ const NOTIFY_STATEMENT = { name: 'parley_task_signal_v1', text: 'SELECT pg_notif
 export const TASK_SIGNAL_CHANNEL = 'parley_a2a_tasks';
 const MAX_BACKOFF_MS = 10_000;
 
-type Kind = 'settled' | 'cancel';
-
-interface Handlers {
-  settled(taskId: string): void;
-  cancel(taskId: string): void;
-}
-
-interface Payload {
-  readonly from: string;
-  readonly kind: Kind;
-  readonly taskId: string;
-}
-
 export class PostgresTaskSignals {
   private readonly target: PostgresTarget;
   private readonly logger: StoreLogger;
   private readonly self = randomUUID();
-  private handlers: Handlers | undefined;
+  private handlers: TaskSignalListener | undefined;
   private client: pg.Client | undefined;
   private connecting: Promise<pg.Client> | undefined;
   private closed = false;
@@ -56,7 +45,7 @@ export class PostgresTaskSignals {
     this.notify('cancel', taskId);
   }
 
-  listen(handlers: Handlers): void {
+  listen(handlers: TaskSignalListener): void {
     this.handlers = handlers;
     void this.connection().catch(() => undefined);
   }
@@ -69,8 +58,8 @@ export class PostgresTaskSignals {
     await client?.end().catch(() => undefined);
   }
 
-  private notify(kind: Kind, taskId: string): void {
-    const payload = JSON.stringify({ from: this.self, kind, taskId } satisfies Payload);
+  private notify(kind: TaskSignalKind, taskId: string): void {
+    const payload = encodeTaskSignal(this.self, kind, taskId);
     this.sending = this.sending
       .then(() => this.connection())
       .then((client) => client.query({ ...NOTIFY_STATEMENT, values: [TASK_SIGNAL_CHANNEL, payload] }))
@@ -127,14 +116,6 @@ export class PostgresTaskSignals {
   }
 
   private heard(raw: string | undefined): void {
-    let payload: Partial<Payload>;
-    try {
-      payload = JSON.parse(raw ?? '') as Partial<Payload>;
-    } catch {
-      return;
-    }
-    if (payload.from === this.self || typeof payload.taskId !== 'string') return;
-    if (payload.kind === 'settled') this.handlers?.settled(payload.taskId);
-    else if (payload.kind === 'cancel') this.handlers?.cancel(payload.taskId);
+    dispatchTaskSignal(raw, this.self, this.handlers);
   }
 }

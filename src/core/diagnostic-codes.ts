@@ -170,6 +170,26 @@ export const DIAGNOSTIC_CODES = {
     'A flow reached through `call` contains a `link` step.',
     'Use `call` or `link`, not both.',
   ),
+  SUB_AGENT_CONFIG_INVALID: e(
+    'A `sub_agents/<folder>/config.yml` has a missing, unknown or malformed setting.',
+    'Write `agent: {name, protocol: a2a, description}` and `configuration: {agent_card: <URL or file>}` (optional: auth, timeout, max_retries, result_slots).',
+  ),
+  SUB_AGENT_PROTOCOL_UNSUPPORTED: e(
+    'A sub-agent uses `protocol: rasa` (a ReAct LLM agent), which Parley does not run.',
+    'Call an A2A agent instead: `protocol: a2a` with `configuration.agent_card`.',
+  ),
+  SUB_AGENT_CARD_NOT_FOUND: e(
+    "A sub-agent's `configuration.agent_card` names a file that does not exist.",
+    'Give the path of the agent card JSON (relative to the project folder) or its http(s) URL.',
+  ),
+  SUB_AGENT_NAME_CONFLICT: e(
+    'Two sub-agents have the same `agent.name`, or a sub-agent has the id of a flow.',
+    'Rename one: `call:` must name exactly one flow or agent.',
+  ),
+  SUB_AGENT_EXIT_IF_UNSUPPORTED: e(
+    'A call of a sub-agent has `exit_if`, which makes Rasa run its ReAct task agent instead of the A2A agent.',
+    'Remove `exit_if`: an A2A agent ends the call itself by completing its task.',
+  ),
   MCP_SERVERS_INVALID: e(
     '`mcp_servers` in endpoints.yml has an entry Parley cannot use (no name or url, a type other than http or https, a name used twice, an unsupported auth, an unset secret).',
     'Give each server `name`, `url` (http:// or https://) and `type: http` or `https`; write secrets as `api_key: ${VAR}` or `token: ${VAR}`.',

@@ -56,6 +56,10 @@ export const ERROR_KINDS: Readonly<Record<ErrorCode, ErrorKind>> = {
   MCP_TOOL_NOT_FOUND: 'failure',
   MCP_TOOL_FAILED: 'failure',
   MCP_MAPPING_FAILED: 'failure',
+  AGENT_CONFIG_INVALID: 'failure',
+  AGENT_UNREACHABLE: 'unavailable',
+  AGENT_TIMEOUT: 'unavailable',
+  AGENT_BAD_RESPONSE: 'failure',
 };
 
 /** The stable code an error carries (an AppError's), or undefined for any other failure. */

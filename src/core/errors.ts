@@ -64,7 +64,11 @@ export type ErrorCode =
   | 'MCP_TIMEOUT'
   | 'MCP_TOOL_NOT_FOUND'
   | 'MCP_TOOL_FAILED'
-  | 'MCP_MAPPING_FAILED';
+  | 'MCP_MAPPING_FAILED'
+  | 'AGENT_CONFIG_INVALID'
+  | 'AGENT_UNREACHABLE'
+  | 'AGENT_TIMEOUT'
+  | 'AGENT_BAD_RESPONSE';
 
 /** An infrastructure or usage failure that cannot become part of a conversation. */
 export class AppError extends Error {

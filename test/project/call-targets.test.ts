@@ -114,7 +114,7 @@ describe('call steps that name something other than a flow', () => {
     expect(found.map((problem) => problem.message).join('\n')).to.contain('OAuth');
   });
 
-  it('says that a sub-agent call with exit_if is not supported yet', () => {
+  it('says that a sub-agent called with exit_if is not defined in sub_agents/', () => {
     const found = problems(`
           - call: travel_agent
             exit_if:
@@ -122,8 +122,7 @@ describe('call steps that name something other than a flow', () => {
     expect(found).to.deep.equal([
       {
         code: 'CALL_UNKNOWN_FLOW',
-        message:
-          "Flow 'weather' calls the sub-agent 'travel_agent': Parley calls flows and MCP tools (sub-agents are not supported yet).",
+        message: "Flow 'weather' calls the sub-agent 'travel_agent', which sub_agents/ does not define.",
       },
     ]);
   });
@@ -132,7 +131,10 @@ describe('call steps that name something other than a flow', () => {
     const found = problems(`
           - call: missing_flow`);
     expect(found).to.deep.equal([
-      { code: 'CALL_UNKNOWN_FLOW', message: "Flow 'weather' calls 'missing_flow', which is no flow." },
+      {
+        code: 'CALL_UNKNOWN_FLOW',
+        message: "Flow 'weather' calls 'missing_flow', which is no flow and no sub-agent of sub_agents/.",
+      },
     ]);
   });
 });

@@ -43,9 +43,11 @@ const STEP_KEY_NOTES: Readonly<Record<string, string>> = {
   silence_timeout: 'read; only voice channels use it and Parley ships none',
   dtmf: 'read; only voice channels use it and Parley ships none',
   reset_after_flow_ends: 'deprecated in Rasa 3.11 in favour of persisted_slots; still honoured',
-  exit_if: 'sub-agent calls (Rasa 3.14 beta): a call of a sub-agent is an error for now',
+  exit_if:
+    'makes Rasa run a ReAct task agent, which Parley does not; a plain `call` of an A2A sub-agent works (docs/orchestration.md)',
   mcp_server: 'MCP tool calls (Rasa 3.14): the tool of a server of `mcp_servers` (docs/orchestration.md)',
-  mapping: 'MCP tool calls: `input` slots become the arguments, `output` Jinja expressions over `result` set slots',
+  mapping:
+    'MCP tool calls: `input` slots become the arguments, `output` Jinja expressions over `result` set slots',
 };
 
 /** Step keys the schema accepts for calls of sub-agents, which validate refuses. */

@@ -96,6 +96,8 @@ export interface CallStep extends StepBase {
   readonly callee?: 'mcp_tool' | 'agent';
   /** the tool call when `callee` is `mcp_tool` and the mapping is whole */
   readonly tool?: ToolCall;
+  /** `exit_if` conditions as written (Rasa's ReAct task agents; Parley refuses them) */
+  readonly exitIf?: readonly string[];
 }
 
 export interface NoopStep extends StepBase {

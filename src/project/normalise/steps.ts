@@ -1,4 +1,4 @@
-import type { Branch, NextLink, Rejection, Step, ToolCall } from '../../core/flows/types.js';
+import type { Branch, CallStep, NextLink, Rejection, Step, ToolCall } from '../../core/flows/types.js';
 import { END_STEP } from '../../core/flows/types.js';
 import type { PathSegment } from '../load/yaml-file.js';
 import { buildCondition } from './conditions.js';
@@ -230,12 +230,15 @@ function slotAssignments(raw: unknown): { name: string; value: unknown }[] {
     .flatMap((entry) => Object.entries(entry).map(([name, value]) => ({ name, value })));
 }
 
-function calleeOf(raw: Record<string, unknown>): { callee?: 'mcp_tool' | 'agent'; tool?: ToolCall } {
+function calleeOf(raw: Record<string, unknown>): Pick<CallStep, 'callee' | 'tool' | 'exitIf'> {
   if (raw['mcp_server'] !== undefined) {
     const tool = toolCallOf(raw['mcp_server'], raw['mapping']);
     return tool ? { callee: 'mcp_tool', tool } : { callee: 'mcp_tool' };
   }
-  return raw['exit_if'] !== undefined ? { callee: 'agent' } : {};
+  const exitIf = raw['exit_if'];
+  return exitIf !== undefined
+    ? { callee: 'agent', exitIf: Array.isArray(exitIf) ? exitIf.map(String) : [String(exitIf)] }
+    : {};
 }
 
 /** Rasa needs both lists of a mapping; without them the step is reported, not run */

@@ -4,50 +4,12 @@
  * `parley` resolves as an installed package (node_modules/parley links this repository).
  */
 import { expect } from 'chai';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parleyRun } from '../a2a/replica-support.js';
+import { parley, restTurn, startParley } from '../support/parley-process.js';
 
 const ROOT = process.cwd();
-const BIN = join(ROOT, 'bin', 'parley.js');
-
-interface Ran {
-  readonly code: number | null;
-  readonly output: string;
-}
-
-/** `parley <args>` in `cwd`, killed at the deadline. */
-export function parley(args: readonly string[], cwd: string, bin = BIN, deadlineMs = 90_000): Promise<Ran> {
-  const env = { ...process.env };
-  for (const key of Object.keys(env)) if (key.startsWith('OPENAI_') || key === 'LOG_LEVEL') delete env[key];
-  const child = spawn(process.execPath, [bin, ...args], { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  const timer = setTimeout(() => child.kill('SIGKILL'), deadlineMs);
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
-}
-
-/** One REST turn: the texts the bot answers. */
-export async function restTurn(url: string, sender: string, message: string): Promise<string[]> {
-  const response = await fetch(`${url}/webhooks/rest/webhook`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ sender, message }),
-    signal: AbortSignal.timeout(20_000),
-  });
-  expect(response.status).to.equal(200);
-  const messages = (await response.json()) as { text?: string }[];
-  return messages.map((message) => message.text ?? '');
-}
 
 describe('a new assistant outside the repository: init, validate, train, test e2e, run', function () {
   this.timeout(240_000);
@@ -70,7 +32,7 @@ describe('a new assistant outside the repository: init, validate, train, test e2
       const ran = await parley(args, app);
       expect(ran.code, `parley ${args.join(' ')}:\n${ran.output}`).to.equal(0);
     }
-    const server = await parleyRun(app);
+    const server = await startParley(app);
     try {
       expect(await restTurn(server.url, 'new-user', '/check_order')).to.deep.equal([
         'What is your order number? It has five digits.',
@@ -79,9 +41,7 @@ describe('a new assistant outside the repository: init, validate, train, test e2
       const answer = await restTurn(server.url, 'new-user', '/SetSlots(order_number=12345)');
       expect(answer[0]).to.equal('Order 12345 is on its way.');
     } finally {
-      const exited = new Promise((resolve) => server.child.once('exit', resolve));
-      server.child.kill('SIGTERM');
-      await exited;
+      await server.stop();
     }
   });
 

@@ -31,6 +31,7 @@ for (const asset of assets.filter((path) => path.startsWith('core/patterns/'))) 
 rmSync('dist/templates', { recursive: true, force: true });
 cpSync('src/templates/default', 'dist/templates/default', { recursive: true });
 cpSync('src/templates/banking.json', 'dist/templates/banking.json');
+cpSync('src/templates/_gitignore', 'dist/templates/_gitignore');
 const banking = JSON.parse(readFileSync('src/templates/banking.json', 'utf8'));
 for (const entry of banking.entries)
   cpSync(entry, `dist/templates/banking/${entry}`, {

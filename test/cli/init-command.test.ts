@@ -65,7 +65,13 @@ describe('parley init', function () {
     const root = join(parent, 'bank');
     const run = await runCli(['init', root, '--template', 'banking']);
     expect(run.code, run.stderr).to.equal(0);
-    for (const file of ['domain.yml', 'flows/transfer_money.yml', 'actions/bank-data.ts', 'data/nlu.yml'])
+    for (const file of [
+      '.gitignore',
+      'domain.yml',
+      'flows/transfer_money.yml',
+      'actions/bank-data.ts',
+      'data/nlu.yml',
+    ])
       expect(existsSync(join(root, file)), file).to.equal(true);
     expect(existsSync(join(root, 'tests/happy_paths/transfer_money.yml'))).to.equal(true);
     expect(readFileSync(join(root, 'domain.yml'), 'utf8')).to.equal(readFileSync('domain.yml', 'utf8'));

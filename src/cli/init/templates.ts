@@ -33,6 +33,8 @@ export function templateFiles(name: TemplateName): TemplateFile[] {
   const { root, manifest } = locateTemplate(name);
   const files: TemplateFile[] = [];
   for (const entry of manifest.entries) collect(root, entry, files);
+  // every template gets the same .gitignore (models, the SQLite store, node_modules)
+  files.push({ target: '_gitignore', source: fileURLToPath(assetUrl('templates/_gitignore')) });
   return files
     .filter((file) => !manifest.leaveOut.includes(file.target) && !GENERATED.test(file.target))
     .map((file) => ({ ...file, target: renamed(file.target) }))

@@ -20,20 +20,23 @@ const SCRIPTS: Readonly<Record<string, string>> = {
  * above is added, and `"type"` becomes `"module"`.
  */
 export function planPackageJson(existing: string | undefined, projectName: string): PackageJsonPlan {
-  if (existing === undefined) {
-    const created = {
-      name: projectName,
-      version: '0.1.0',
-      private: true,
-      type: 'module',
-      scripts: SCRIPTS,
-      dependencies: { parley: `^${PARLEY_VERSION}` },
-    };
-    return { kind: 'create', text: `${JSON.stringify(created, null, 2)}\n`, changes: [] };
-  }
+  if (existing === undefined) return { kind: 'create', text: newPackageJson(projectName), changes: [] };
   const parsed = parseObject(existing);
   if (typeof parsed === 'string') return { kind: 'unreadable', reason: parsed };
   return merged(parsed);
+}
+
+/** The package.json of a new project. */
+export function newPackageJson(projectName: string): string {
+  const created = {
+    name: projectName,
+    version: '0.1.0',
+    private: true,
+    type: 'module',
+    scripts: SCRIPTS,
+    dependencies: { parley: `^${PARLEY_VERSION}` },
+  };
+  return `${JSON.stringify(created, null, 2)}\n`;
 }
 
 function merged(data: Record<string, unknown>): PackageJsonPlan {

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync, copyFileS
 import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import type { CliIo } from '../io.js';
-import { packageNameFor, planPackageJson } from './package-json.js';
+import { newPackageJson, packageNameFor, planPackageJson } from './package-json.js';
 import type { PackageJsonPlan } from './package-json.js';
 import { templateFiles } from './templates.js';
 import type { TemplateFile, TemplateName } from './templates.js';
@@ -37,7 +37,7 @@ export function runInit(io: CliIo, options: InitOptions): number {
     mkdirSync(dirname(target), { recursive: true });
     copyFileSync(file.source, target);
   }
-  const packageLine = writePackageJson(root, packageJson, options.force);
+  const packageLine = writePackageJson(root, packageJson);
   io.stdout(summary(options, root, files, packageLine));
   return EXIT_OK;
 }
@@ -67,7 +67,8 @@ function refusalOf(
   );
 }
 
-function writePackageJson(root: string, plan: PackageJsonPlan, force: boolean): string {
+/** Writes the planned package.json; an unreadable one is only met here with --force. */
+function writePackageJson(root: string, plan: PackageJsonPlan): string {
   const path = join(root, 'package.json');
   switch (plan.kind) {
     case 'create':
@@ -76,12 +77,9 @@ function writePackageJson(root: string, plan: PackageJsonPlan, force: boolean): 
       return plan.kind === 'create' ? 'package.json' : `package.json (updated: ${plan.changes.join(', ')})`;
     case 'keep':
       return 'package.json (kept as it is)';
-    case 'unreadable': {
-      // only reached with --force: a fresh one replaces the file that did not read
-      const fresh = planPackageJson(undefined, packageNameFor(basename(root)));
-      if (force && fresh.kind === 'create') writeFileSync(path, fresh.text);
+    case 'unreadable':
+      writeFileSync(path, newPackageJson(packageNameFor(basename(root))));
       return 'package.json (replaced: the old one did not read)';
-    }
   }
 }
 

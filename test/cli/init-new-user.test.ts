@@ -27,6 +27,7 @@ describe('a new assistant outside the repository: init, validate, train, test e2
   it('the default template passes each step, and its custom action answers over REST', async () => {
     const init = await parley(['init', 'shop-bot'], parent);
     expect(init.code, init.output).to.equal(0);
+    expect(init.output).not.to.contain('not installed');
     const app = join(parent, 'shop-bot');
     for (const args of [['data', 'validate'], ['train'], ['test', 'e2e']]) {
       const ran = await parley(args, app);

@@ -46,6 +46,17 @@ describe('a new assistant outside the repository: init, validate, train, test e2
     }
   });
 
+  it('says to install parley when the new folder cannot import it', async () => {
+    const elsewhere = mkdtempSync(join(tmpdir(), 'parley-no-package-'));
+    try {
+      const init = await parley(['init', 'bot'], elsewhere);
+      expect(init.code, init.output).to.equal(0);
+      expect(init.output).to.contain("The custom actions import 'parley', which is not installed");
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
+  });
+
   it('the banking template passes its own tests at once', async () => {
     const init = await parley(['init', 'bank', '--template', 'banking'], parent);
     expect(init.code, init.output).to.equal(0);

@@ -328,8 +328,20 @@ export const DIAGNOSTIC_CODES = {
     'Use `type: pika` (RabbitMQ) or `type: sql` (docs/event-brokers.md), or remove the section.',
   ),
   CUSTOM_ACTIONS_NOT_IMPLEMENTED: w(
-    'The domain declares custom actions that nothing Parley runs provides: no action server `url` in `action_endpoint`, and no TypeScript or JavaScript module in the actions module (`actions_module`, default `actions/`); Python files there are not run. Each call fails and the user hears `utter_internal_error_rasa`. `validate` reports it when no module exists at all; `parley run` names the exact actions after loading the modules.',
+    'The domain declares custom actions that nothing Parley runs provides: no action server `url` in `action_endpoint`, and no TypeScript or JavaScript module in the actions module (`actions_module`, default `actions/`) exports them; Python files there are not run. Each call fails and the user hears `utter_internal_error_rasa`. `validate` imports the modules and names the exact actions (when every module loads); `parley run` says it again at start-up.',
     'Write the actions as TypeScript modules in the actions folder (`export default defineAction({ name, run })`), or set `action_endpoint.url` to a Rasa SDK action server running the Python actions.',
+  ),
+  ACTIONS_PACKAGE_NOT_ESM: e(
+    'Action modules (`.ts` or `.js`) use `import`/`export`, but the nearest package.json above them has no `"type": "module"` (or there is none), so Node would load them as CommonJS and `parley run` would fail to import them.',
+    'Add `"type": "module"` to the package.json of the assistant (`parley init` writes one), or name the modules `.mts`/`.mjs`.',
+  ),
+  ACTION_MODULE_IMPORT_FAILED: e(
+    "An action module does not load when imported as `parley run` imports it: a syntax error, an import that does not resolve (a package not installed, a wrong relative path), or an error thrown at load; the loader's message is quoted.",
+    "Fix the module at the position shown; a missing package is installed with `npm install <name>` in the assistant's folder (`parley` itself too).",
+  ),
+  ACTION_MODULE_EXPORTS_NO_ACTION: w(
+    'A module of the actions folder exports no action (an object with a string `name` and a `run` function, as `defineAction` returns) and no other action module imports it, so nothing of it runs.',
+    'Export the action: `export const myAction = defineAction({ name, run })` (or `export default`); a helper module is fine once an action module imports it.',
   ),
   // A2A server (endpoints.yml `a2a_server`)
   A2A_CONFIG_INVALID: e(

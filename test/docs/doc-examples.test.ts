@@ -45,6 +45,11 @@ const SKIPPED: readonly Skip[] = [
   { match: 'OPENAI_BASE_URL=', reason: 'needs an OpenAI-compatible LLM server, and serves until stopped' },
   { match: 'parley run', reason: 'serves until stopped (the curl examples run against `parley run`)' },
   {
+    match: /^docker /,
+    reason:
+      'builds or runs a container image, and no image can be pulled here (test/docs/dockerfile.test.ts checks the Dockerfile)',
+  },
+  {
     match: 'examples/a2a-client/',
     reason: 'test/docs/a2a-client-examples.test.ts runs these clients against a server it starts',
   },

@@ -162,7 +162,7 @@ export const endpointsSchema: SchemaObject = {
     ),
     vector_store: described(
       section(),
-      'the knowledge search index of EnterpriseSearchPolicy (docs/knowledge.md)',
+      'the knowledge search index of EnterpriseSearchPolicy; replaced by a local BM25 index (docs/knowledge.md)',
     ),
     metrics: described(
       section(),
@@ -182,7 +182,7 @@ export const endpointsSchema: SchemaObject = {
     ),
     mcp_servers: described(
       { type: ['array', 'null'], 'x-expected': 'a list of MCP servers', items: mcpServer },
-      'MCP tool servers a `call` step may name',
+      'MCP tool servers (Rasa 3.14 beta); read, not connected by Parley',
     ),
     interaction_handling: described(
       section({
@@ -191,7 +191,7 @@ export const endpointsSchema: SchemaObject = {
           'seconds of user silence before pattern_user_silence (voice)',
         ),
       }),
-      'voice interaction settings',
+      'voice interaction settings (Parley ships no voice channel)',
     ),
     a2a_server: described(
       a2aServerSchema,

@@ -192,13 +192,10 @@ const stepKinds: Record<(typeof STEP_KINDS)[number], SchemaObject> = {
       call: described(text, 'call step: run that flow as part of this one, then continue here'),
       exit_if: described(
         { type: 'array', minItems: 1, items: text },
-        'call step of an agent: conditions that end the call',
+        'call step of a sub-agent (Rasa 3.14 beta): refused by Parley',
       ),
-      mcp_server: described(text, 'call step of an MCP tool: the server of `mcp_servers` in endpoints.yml'),
-      mapping: described(
-        mcpMapping,
-        'call step of an MCP tool: slots to tool input and tool output to slots',
-      ),
+      mcp_server: described(text, 'call step of an MCP tool (Rasa 3.14 beta): refused by Parley'),
+      mapping: described(mcpMapping, 'call step of an MCP tool (Rasa 3.14 beta): refused by Parley'),
       ...withNext,
     },
   },

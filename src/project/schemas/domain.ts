@@ -47,7 +47,7 @@ const textList = { type: 'array', items: text };
 const textOrTextList = { type: ['string', 'array'], 'x-expected': 'a name or a list of names', items: text };
 
 /** A list item that is either a plain name or a one-key map `{name: {...settings}}`. */
-function nameOrNamedMap(settings: SchemaObject, example: string): SchemaObject {
+function nameOrNamedMap(settings: SchemaObject, example: string, description: string): SchemaObject {
   return {
     type: ['string', 'object'],
     'x-expected': `a name or a one-key map like \`${example}\``,
@@ -56,7 +56,7 @@ function nameOrNamedMap(settings: SchemaObject, example: string): SchemaObject {
       minProperties: 1,
       maxProperties: 1,
       'x-message': `must be a one-key map like \`${example}\``,
-      additionalProperties: { type: ['object', 'null'], ...readPast(), ...settings },
+      additionalProperties: { type: ['object', 'null'], ...readPast(), ...settings, description },
     },
   };
 }
@@ -178,7 +178,11 @@ const responseCondition: SchemaObject = {
   items: {
     type: 'object',
     required: ['type', 'name', 'value'],
-    properties: { type: { const: 'slot' }, name: text, value: {} },
+    properties: {
+      type: described({ const: 'slot' }, 'always `slot`'),
+      name: described(text, 'the slot'),
+      value: described({}, 'the value the slot must have'),
+    },
   },
 };
 
@@ -233,8 +237,17 @@ export const domainSchema: SchemaObject = {
       type: ['array', 'null'],
       'x-expected': 'a list of intents',
       items: nameOrNamedMap(
-        { properties: { use_entities: { type: ['boolean', 'array'] }, ignore_entities: textList } },
+        {
+          properties: {
+            use_entities: described(
+              { type: ['boolean', 'array'] },
+              'which entities the intent keeps (`true`, `[]`, or a list)',
+            ),
+            ignore_entities: described(textList, 'entities the intent drops'),
+          },
+        },
         'greet: {use_entities: []}',
+        'an intent with settings',
       ),
     },
     entities: {
@@ -242,8 +255,15 @@ export const domainSchema: SchemaObject = {
       type: ['array', 'null'],
       'x-expected': 'a list of entities',
       items: nameOrNamedMap(
-        { properties: { roles: textList, groups: textList, influence_conversation: flag } },
+        {
+          properties: {
+            roles: described(textList, 'the roles the entity can take (`from`, `to`)'),
+            groups: described(textList, 'the groups the entity can belong to'),
+            influence_conversation: described(flag, 'whether the entity feeds the policies'),
+          },
+        },
         'city: {roles: [from, to]}',
+        'an entity with settings',
       ),
     },
     slots: {
@@ -268,7 +288,15 @@ export const domainSchema: SchemaObject = {
       description: 'the custom actions (`action_…`) the flows use; items may carry `send_domain`',
       type: ['array', 'null'],
       'x-expected': 'a list of action names',
-      items: nameOrNamedMap({ properties: { send_domain: flag } }, 'action_x: {send_domain: true}'),
+      items: nameOrNamedMap(
+        {
+          properties: {
+            send_domain: described(flag, 'with `enable_selective_domain`: send this action the domain'),
+          },
+        },
+        'action_x: {send_domain: true}',
+        'an action with settings',
+      ),
     },
     forms: {
       description: 'legacy forms (used by rules and stories in a coexistence assistant)',
@@ -276,10 +304,14 @@ export const domainSchema: SchemaObject = {
       'x-expected': 'a map of form name to form',
       additionalProperties: {
         type: ['object', 'null'],
+        description: 'a form, by name',
         ...readPast(),
         properties: {
-          required_slots: { type: ['array', 'null'], items: text },
-          ignored_intents: textOrTextList,
+          required_slots: described(
+            { type: ['array', 'null'], items: text },
+            'the slots the form asks for, in order',
+          ),
+          ignored_intents: described(textOrTextList, 'intents that fill no slot of the form'),
         },
       },
     },

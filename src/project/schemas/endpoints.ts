@@ -32,7 +32,10 @@ export const ENDPOINT_KEYS: Readonly<Record<string, SchemaObject>> = {
     {
       type: 'object',
       required: ['username', 'password'],
-      properties: { username: text, password: text },
+      properties: {
+        username: described(text, 'the user name'),
+        password: described(text, 'the password; use `${VAR}`'),
+      },
     },
     'HTTP basic authentication: `username` and `password`',
   ),

@@ -102,13 +102,17 @@ const silenceTimeout: SchemaObject = {
   'x-expected': 'a number of seconds or a map of channel name to seconds',
   minimum: 0,
   if: { type: 'object' },
-  then: { additionalProperties: { type: 'number', minimum: 0 } },
+  then: { additionalProperties: { type: 'number', minimum: 0, description: 'seconds on that channel' } },
 };
 
 const dtmf: SchemaObject = {
   type: 'object',
   additionalProperties: false,
-  properties: { length: { type: 'integer', minimum: 1 }, finish_on_key: text, allow_audio_input: flag },
+  properties: {
+    length: described({ type: 'integer', minimum: 1 }, 'the number of keys to read'),
+    finish_on_key: described(text, 'the key that ends the input'),
+    allow_audio_input: described(flag, 'accept speech as well'),
+  },
   not: { required: ['length', 'finish_on_key'] },
   'x-message': "dtmf takes either 'length' or 'finish_on_key', not both",
 };
@@ -118,12 +122,25 @@ const mcpMapping: SchemaObject = {
   additionalProperties: false,
   properties: {
     input: {
+      description: 'tool parameters from slots',
       type: 'array',
-      items: { type: 'object', required: ['param', 'slot'], properties: { param: text, slot: text } },
+      items: {
+        type: 'object',
+        required: ['param', 'slot'],
+        properties: { param: described(text, 'the tool parameter'), slot: described(text, 'the slot') },
+      },
     },
     output: {
+      description: 'slots from the tool result',
       type: 'array',
-      items: { type: 'object', required: ['slot', 'value'], properties: { slot: text, value: text } },
+      items: {
+        type: 'object',
+        required: ['slot', 'value'],
+        properties: {
+          slot: described(text, 'the slot'),
+          value: described(text, 'the value from the result'),
+        },
+      },
     },
   },
 };
@@ -298,7 +315,11 @@ const flow: SchemaObject = {
       description: 'the flow name in other languages',
       type: 'object',
       'x-expected': 'a map of language code to {name}',
-      additionalProperties: { type: 'object', properties: { name: text } },
+      additionalProperties: {
+        type: 'object',
+        description: 'a language code, e.g. `de`',
+        properties: { name: described(text, 'the flow name in that language') },
+      },
     },
     metadata: described({}, 'anything; kept with the flow'),
     file_path: described(text, 'set by Rasa’s exporter; read past'),
@@ -323,7 +344,10 @@ export const flowsFileSchema: SchemaObject = {
   type: 'object',
   required: ['flows'],
   properties: {
-    version: { type: 'string', 'x-hint': 'quote the version, e.g. version: "3.1"' },
+    version: described(
+      { type: 'string', 'x-hint': 'quote the version, e.g. version: "3.1"' },
+      'the Rasa format version, e.g. "3.1"',
+    ),
     flows: {
       description:
         'the flows, by id (letters, digits, `_`, `-`); an id starting `pattern_` replaces that default pattern',

@@ -170,6 +170,26 @@ export const DIAGNOSTIC_CODES = {
     'A flow reached through `call` contains a `link` step.',
     'Use `call` or `link`, not both.',
   ),
+  MCP_SERVERS_INVALID: e(
+    '`mcp_servers` in endpoints.yml has an entry Parley cannot use (no name or url, a type other than http or https, a name used twice, an unsupported auth, an unset secret).',
+    'Give each server `name`, `url` (http:// or https://) and `type: http` or `https`; write secrets as `api_key: ${VAR}` or `token: ${VAR}`.',
+  ),
+  MCP_SERVER_UNKNOWN: e(
+    'A tool call step names an `mcp_server` that endpoints.yml does not list.',
+    'Add the server to `mcp_servers` in endpoints.yml, or fix the name.',
+  ),
+  MCP_MAPPING_INVALID: e(
+    'A tool call step needs both `mcp_server` and a `mapping` with `input` and `output` lists.',
+    'Write `mcp_server: <name>` and `mapping: {input: [{param, slot}], output: [{slot, value}]}` (either list may be empty).',
+  ),
+  MCP_MAPPING_UNKNOWN_SLOT: e(
+    'A tool call mapping names a slot the domain does not define.',
+    'Define the slot in the domain or fix its name.',
+  ),
+  MCP_OUTPUT_EXPRESSION_INVALID: e(
+    'A `mapping.output` value is not a valid Jinja expression over `result`.',
+    'Write a bare expression such as `result.structuredContent.status` or `result.content[0].text`, without {{ }}.',
+  ),
   NLU_TRIGGER_DUPLICATE_INTENT: e(
     'Two flows use the same intent as `nlu_trigger`.',
     'An intent can trigger one flow.',

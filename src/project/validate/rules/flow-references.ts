@@ -77,18 +77,17 @@ function checkCall(context: RuleContext, flow: Flow, target: string, step: StepO
   }
   if (isPatternId(target)) {
     context.reportStep('CALL_TO_PATTERN', flow, step, `Flow '${flow.id}' calls the pattern '${target}'.`);
-  } else if (!context.assistant.flows.has(target)) {
+  } else if (step.callee !== 'mcp_tool' && !context.assistant.flows.has(target)) {
+    // a tool call is checked by the mcp-tool-calls rule
     context.reportStep('CALL_UNKNOWN_FLOW', flow, step, unknownCallMessage(flow.id, step));
   }
 }
 
-const CALLEE_NAMES = { mcp_tool: 'the MCP tool', agent: 'the sub-agent' } as const;
-
-// Rasa 3.14 also calls MCP tools and sub-agents; Parley calls flows only, and says so
+// Rasa 3.14 also calls sub-agents; Parley does not yet, and says so
 function unknownCallMessage(flowId: string, step: StepOf<'call'>): string {
   if (step.callee === undefined) return `Flow '${flowId}' calls '${step.call}', which is no flow.`;
   return (
-    `Flow '${flowId}' calls ${CALLEE_NAMES[step.callee]} '${step.call}': Parley calls flows only ` +
-    '(MCP tools and sub-agents are not supported).'
+    `Flow '${flowId}' calls the sub-agent '${step.call}': Parley calls flows and MCP tools ` +
+    '(sub-agents are not supported yet).'
   );
 }

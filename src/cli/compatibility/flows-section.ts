@@ -45,7 +45,8 @@ const STEP_KEY_NOTES: Readonly<Record<string, string>> = {
   reset_after_flow_ends: 'deprecated in Rasa 3.11 in favour of persisted_slots; still honoured',
   exit_if: 'sub-agent calls (Rasa 3.14 beta): a call of a sub-agent is an error for now',
   mcp_server: 'MCP tool calls (Rasa 3.14): the tool of a server of `mcp_servers` (docs/orchestration.md)',
-  mapping: 'MCP tool calls: `input` slots become the arguments, `output` Jinja expressions over `result` set slots',
+  mapping:
+    'MCP tool calls: `input` slots become the arguments, `output` Jinja expressions over `result` set slots',
 };
 
 /** Step keys the schema accepts for calls of sub-agents, which validate refuses. */

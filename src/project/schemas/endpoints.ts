@@ -92,7 +92,7 @@ const mcpServer: SchemaObject = {
   properties: {
     name: described(text, 'the server name a call step refers to'),
     url: described(text, 'the server URL'),
-    type: described(text, 'the transport, e.g. `http`'),
+    type: described(text, '`http` or `https` (MCP Streamable HTTP either way)'),
   },
 };
 
@@ -185,7 +185,7 @@ export const endpointsSchema: SchemaObject = {
     ),
     mcp_servers: described(
       { type: ['array', 'null'], 'x-expected': 'a list of MCP servers', items: mcpServer },
-      'MCP tool servers (Rasa 3.14 beta); read, not connected by Parley',
+      'MCP servers whose tools flows call (`call` with `mcp_server`); also `api_key`, `header_name`, `header_format`, `token`, `timeout` (docs/orchestration.md)',
     ),
     interaction_handling: described(
       section({

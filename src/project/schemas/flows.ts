@@ -138,7 +138,7 @@ const mcpMapping: SchemaObject = {
         required: ['slot', 'value'],
         properties: {
           slot: described(text, 'the slot'),
-          value: described(text, 'the value from the result'),
+          value: described(text, 'an expression over `result`, the tool’s answer'),
         },
       },
     },
@@ -209,10 +209,16 @@ const stepKinds: Record<(typeof STEP_KINDS)[number], SchemaObject> = {
       call: described(text, 'call step: run that flow as part of this one, then continue here'),
       exit_if: described(
         { type: 'array', minItems: 1, items: text },
-        'call step of a sub-agent (Rasa 3.14 beta): refused by Parley',
+        'call step of a sub-agent (Rasa 3.14 beta): not supported yet',
       ),
-      mcp_server: described(text, 'call step of an MCP tool (Rasa 3.14 beta): refused by Parley'),
-      mapping: described(mcpMapping, 'call step of an MCP tool (Rasa 3.14 beta): refused by Parley'),
+      mcp_server: described(
+        text,
+        'call step of an MCP tool: the server (of `mcp_servers` in endpoints.yml) whose tool `call` names (docs/orchestration.md)',
+      ),
+      mapping: described(
+        mcpMapping,
+        'call step of an MCP tool: slots as the tool’s arguments, and the result into slots',
+      ),
       ...withNext,
     },
   },

@@ -56,8 +56,9 @@ describe("custom actions that import defineAction from 'parley'", function () {
   });
 
   it('load and run: the balance tests pass', () => {
-    const rewritten = readdirSync(join(folder, 'actions')).filter((file) =>
-      readFileSync(join(folder, 'actions', file), 'utf8').includes("from 'parley'"),
+    const rewritten = readdirSync(join(folder, 'actions')).filter(
+      (file) =>
+        file.endsWith('.ts') && readFileSync(join(folder, 'actions', file), 'utf8').includes("from 'parley'"),
     );
     expect(rewritten).to.have.length(4);
     const ran = spawnSync(

@@ -18,7 +18,7 @@ export const BUNDLED_ASSISTANT_FILES = [
 export function copyBundledAssistant(to: string, root = process.cwd()): void {
   mkdirSync(to, { recursive: true });
   for (const file of BUNDLED_ASSISTANT_FILES) cpSync(join(root, file), join(to, file), { recursive: true });
-  // actions/*.ts import '../src/…', as they do in the repository
-  symlinkSync(join(root, 'src'), join(to, 'src'));
+  // actions/*.ts import 'parley': the copied package.json names the package, whose exports are in dist/
+  symlinkSync(join(root, 'dist'), join(to, 'dist'));
   symlinkSync(join(root, 'node_modules'), join(to, 'node_modules'));
 }

@@ -1,0 +1,75 @@
+/**
+ * Trace events derived from a stretch of a conversation's events: stack changes, steps visited, actions
+ * with their events, slot changes. The runtime calls it on a finished turn when a sink listens, and the
+ * inspector on stored conversations (turns it did not run), so both show the same things.
+ */
+import { applyEvent } from '../events/apply-event.js';
+import type { TrackerState } from '../events/tracker-state.js';
+import type { Event } from '../events/types.js';
+import type { Stack } from '../stack/frames.js';
+import type { FlowPosition, TraceEvent } from './trace-events.js';
+
+/** The top frame's flow and step, or undefined on an empty stack. */
+export function stackPosition(stack: Stack): FlowPosition | undefined {
+  const top = stack.at(-1);
+  return top ? { flowId: top.flow_id, stepId: top.step_id } : undefined;
+}
+
+/**
+ * Folds `events` onto `before` (the state just before the first of them, whose index in the log is
+ * `before.eventCount`) and hands `emit` what each changed; returns the state after them.
+ */
+export function traceEvents(
+  before: TrackerState,
+  events: readonly Event[],
+  emit: (event: TraceEvent) => void,
+): TrackerState {
+  const conversationId = before.senderId;
+  let state = before;
+  let action: { name: string; index: number; events: Event[] } | undefined;
+  const endAction = (): void => {
+    if (action)
+      emit({
+        type: 'action_run',
+        conversationId,
+        eventIndex: action.index,
+        action: action.name,
+        events: action.events,
+      });
+    action = undefined;
+  };
+  for (const event of events) {
+    const eventIndex = state.eventCount;
+    const previous = state;
+    state = applyEvent(state, event);
+    if (event.event === 'action' || event.event === 'user') endAction();
+    else action?.events.push(event);
+    if (event.event === 'action') action = { name: event.name, index: eventIndex, events: [] };
+    if (event.event === 'slot' && !Object.is(previous.slots[event.name], state.slots[event.name]))
+      emit({
+        type: 'slot_changed',
+        conversationId,
+        eventIndex,
+        name: event.name,
+        previous: previous.slots[event.name] ?? null,
+        value: state.slots[event.name] ?? null,
+      });
+    if (previous.stack !== state.stack)
+      traceStack(previous.stack, state.stack, { conversationId, eventIndex, emit });
+  }
+  endAction();
+  return state;
+}
+
+function traceStack(
+  before: Stack,
+  after: Stack,
+  at: { conversationId: string; eventIndex: number; emit: (event: TraceEvent) => void },
+): void {
+  const { conversationId, eventIndex, emit } = at;
+  emit({ type: 'stack_changed', conversationId, eventIndex, before, after });
+  const was = stackPosition(before);
+  const now = stackPosition(after);
+  if (now && (was?.flowId !== now.flowId || was.stepId !== now.stepId))
+    emit({ type: 'step_visited', conversationId, eventIndex, flowId: now.flowId, stepId: now.stepId });
+}

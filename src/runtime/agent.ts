@@ -22,6 +22,7 @@ import type { PredictedBy } from './action-events.js';
 import type { TurnResult } from './open-turn.js';
 import { needsNewSession } from './session.js';
 import { warnIfSilent } from './silent-turn.js';
+import { recordTurn } from './turn-trace.js';
 import type { AgentOptions, IncomingMessage, LoggedMessage, SessionRule } from './agent-inputs.js';
 
 const ACTION_SESSION_START = 'action_session_start';
@@ -197,6 +198,15 @@ export class Agent {
     const turn = await this.openTurn(message.conversationId, message);
     const engine = this.engine(turn.now);
     const generator = message.commandGenerator ?? this.options.commandGenerator;
+    // the one check a turn makes for tracing: nothing of the trace is built without a sink
+    const sink = message.trace ?? this.options.traceSink;
+    if (sink)
+      sink.record({
+        type: 'turn_started',
+        conversationId: turn.conversationId,
+        text: message.text,
+        eventCount: turn.opened.eventCount,
+      });
     // commands decided elsewhere come with the text as sent, as Rasa keeps a message's given parse data;
     // a number answering buttons is that button's payload, as if it had been clicked
     const text = message.commands
@@ -204,7 +214,16 @@ export class Agent {
       : (numberedChoice(message.text, turn.state) ?? this.sanitized(message.text));
     const understanding = message.commands
       ? { commands: message.commands, parseData: { intent: { name: null, confidence: 0 }, entities: [] } }
-      : await generator.understand({ text, state: turn.state, engine });
+      : await generator.understand(
+          sink ? { text, state: turn.state, engine, trace: sink } : { text, state: turn.state, engine },
+        );
+    if (sink && message.commands)
+      sink.record({
+        type: 'commands_understood',
+        conversationId: turn.conversationId,
+        source: { kind: 'given' },
+        commands: message.commands,
+      });
     const userMessage = {
       text,
       parseData: { ...understanding.parseData, text },
@@ -218,6 +237,8 @@ export class Agent {
     await this.predictAndAct(turn, message.inputChannel);
     const result = await turn.commit();
     warnIfSilent(this.logger, turn.conversationId, result.events);
+    if (sink)
+      recordTurn(sink, { opened: turn.opened, result, given: message.commands !== undefined, engine });
     return result;
   }
 

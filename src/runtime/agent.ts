@@ -9,7 +9,14 @@ import { sanitizedUserText } from '../core/domain/direct-payload.js';
 import { numberedChoice } from '../core/text/numbered-choice.js';
 import { ACTION_LISTEN, predictNextAction } from '../core/executor/advance.js';
 import { internalErrorEvents } from '../core/executor/internal-error.js';
-import type { ActionRequest, RecentConversation, Understanding } from '../core/ports.js';
+import type {
+  ActionRequest,
+  ConversationPage,
+  ConversationPageRequest,
+  RecentConversation,
+  TraceSink,
+  Understanding,
+} from '../core/ports.js';
 import { receiveUserMessage } from '../core/turn.js';
 import type { Logger } from './logger.js';
 import { SILENT_LOGGER } from './logger.js';
@@ -161,6 +168,16 @@ export class Agent {
     return { events: await turn.allEvents(), state: turn.state };
   }
 
+  /** One page of the stored conversations, by id (the inspector's list); STORE_UNSUPPORTED if the store cannot list. */
+  listConversations(page: ConversationPageRequest): Promise<ConversationPage> {
+    const store = this.options.trackerStore;
+    if (!store.listConversations)
+      return Promise.reject(
+        new AppError({ code: 'STORE_UNSUPPORTED', message: 'The tracker store cannot list conversations.' }),
+      );
+    return store.listConversations(page);
+  }
+
   /** The conversation's events and derived state. */
   async load(conversationId: string): Promise<{ events: readonly Event[]; state: TrackerState }> {
     const recent = await this.options.trackerStore.loadRecent(conversationId);
@@ -237,9 +254,18 @@ export class Agent {
     await this.predictAndAct(turn, message.inputChannel);
     const result = await turn.commit();
     warnIfSilent(this.logger, turn.conversationId, result.events);
-    if (sink)
-      recordTurn(sink, { opened: turn.opened, result, given: message.commands !== undefined, engine });
+    if (sink) await this.recordTurn(sink, turn, { result, given: message.commands !== undefined, engine });
     return result;
+  }
+
+  private async recordTurn(
+    sink: TraceSink,
+    turn: OpenTurn,
+    finished: { result: TurnResult; given: boolean; engine: EngineContext },
+  ): Promise<void> {
+    // a rewind or undo is traced from the history it reverts (read already when the turn applied it)
+    const log = finished.result.events.some(revertsEvents) ? await turn.allEvents() : undefined;
+    recordTurn(sink, { opened: turn.opened, ...finished, ...(log ? { log } : {}) });
   }
 
   /** Rasa strips the slashes off slash text that is no payload before understanding and storing it. */

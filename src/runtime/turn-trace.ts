@@ -19,17 +19,25 @@ export interface FinishedTurn {
   readonly result: TurnResult;
   readonly given: boolean;
   readonly engine: EngineContext;
+  /** the conversation's whole log, needed only when the turn has a `rewind` or `undo` */
+  readonly log?: readonly Event[];
 }
 
 export function recordTurn(sink: TraceSink, turn: FinishedTurn): void {
   const record = (event: Parameters<TraceSink['record']>[0]): void => sink.record(event);
   const { events } = turn.result;
   const userIndex = events.findIndex((event) => event.event === 'user');
-  const beforeUser = traceEvents(turn.opened, userIndex < 0 ? events : events.slice(0, userIndex), record);
+  const { log } = turn;
+  const beforeUser = traceEvents(
+    turn.opened,
+    userIndex < 0 ? events : events.slice(0, userIndex),
+    record,
+    log,
+  );
   const user = events[userIndex];
   if (user?.event === 'user') {
     recordCommands(sink, user, applyEvent(beforeUser, user), turn);
-    traceEvents(beforeUser, events.slice(userIndex), record);
+    traceEvents(beforeUser, events.slice(userIndex), record, log);
   }
   sink.record({
     type: 'turn_ended',

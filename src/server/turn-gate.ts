@@ -63,6 +63,7 @@ export class TurnGate implements ChannelContext {
         text: message.text,
         inputChannel: message.inputChannel,
         ...(message.metadata ? { metadata: message.metadata } : {}),
+        ...(message.trace ? { trace: message.trace } : {}),
         onBotMessage: (event) => {
           delivery = delivery.then(() => message.output.sendResponse(message.senderId, botMessageOf(event)));
         },

@@ -4,6 +4,7 @@
  * inspector on stored conversations (turns it did not run), so both show the same things.
  */
 import { applyEvent } from '../events/apply-event.js';
+import { applyEvents } from '../events/fold-events.js';
 import type { TrackerState } from '../events/tracker-state.js';
 import type { Event } from '../events/types.js';
 import type { Stack } from '../stack/frames.js';
@@ -17,12 +18,15 @@ export function stackPosition(stack: Stack): FlowPosition | undefined {
 
 /**
  * Folds `events` onto `before` (the state just before the first of them, whose index in the log is
- * `before.eventCount`) and hands `emit` what each changed; returns the state after them.
+ * `before.eventCount`) and hands `emit` what each changed; returns the state after them. A `rewind` or
+ * `undo` is applied from `log` (the conversation's events, these included), which it needs; without
+ * it the stretch's trace ends there.
  */
 export function traceEvents(
   before: TrackerState,
   events: readonly Event[],
   emit: (event: TraceEvent) => void,
+  log?: readonly Event[],
 ): TrackerState {
   const conversationId = before.senderId;
   let state = before;
@@ -41,7 +45,10 @@ export function traceEvents(
   for (const event of events) {
     const eventIndex = state.eventCount;
     const previous = state;
-    state = applyEvent(state, event);
+    if (event.event === 'rewind' || event.event === 'undo') {
+      if (!log) break;
+      state = applyEvents(state, log.slice(0, eventIndex), [event]);
+    } else state = applyEvent(state, event);
     if (event.event === 'action' || event.event === 'user') endAction();
     else action?.events.push(event);
     if (event.event === 'action') action = { name: event.name, index: eventIndex, events: [] };

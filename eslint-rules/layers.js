@@ -14,6 +14,8 @@ const ALLOWED_LAYERS = {
   a2a: ['core', 'runtime', 'a2a'],
   server: ['core', 'runtime', 'server', 'channels', 'a2a'],
   testing: ['core', 'runtime', 'project', 'testing'],
+  // the inspector page (browser code): only types of core and of the server's inspector views
+  'inspector-ui': ['core', 'server', 'inspector-ui'],
   cli: null,
 };
 const HTTP_FRAMEWORK_LAYERS = new Set(['server', 'channels', 'a2a', 'cli']);

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { PARLEY_VERSION } from '../version.js';
 import type { CliIo } from './io.js';
 import { nluCommand } from './nlu-evaluate-command.js';
+import { inspectCommand } from './inspect-command.js';
 import { runCommand } from './run-command.js';
 import { shellCommand } from './shell-command.js';
 import { testCommand } from './test-command.js';
@@ -25,6 +26,7 @@ export function buildProgram(io: CliIo): Command {
   program.addCommand(trainCommand(io));
   program.addCommand(nluCommand(io));
   program.addCommand(runCommand(io));
+  program.addCommand(inspectCommand(io));
   program.addCommand(shellCommand(io));
   configureRecursively(program, io);
   return program;

@@ -57,7 +57,8 @@ function recordCommands(
 ): void {
   const conversationId = turn.opened.senderId;
   const commands = commandsOf(user);
-  sink.record({ type: 'commands_received', conversationId, commands, given: turn.given });
+  const userEventIndex = afterUser.eventCount - 1;
+  sink.record({ type: 'commands_received', conversationId, userEventIndex, commands, given: turn.given });
   const { changes, applied } = explainCleanUp(commands, afterUser, turn.engine);
   sink.record({ type: 'commands_cleaned', conversationId, changes, applied });
 }

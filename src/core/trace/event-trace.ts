@@ -74,6 +74,8 @@ function traceStack(
   at: { conversationId: string; eventIndex: number; emit: (event: TraceEvent) => void },
 ): void {
   const { conversationId, eventIndex, emit } = at;
+  // a session start or restart replaces an empty stack by another: nothing to show
+  if (before.length === 0 && after.length === 0) return;
   emit({ type: 'stack_changed', conversationId, eventIndex, before, after });
   const was = stackPosition(before);
   const now = stackPosition(after);

@@ -71,6 +71,8 @@ export type TraceEvent =
   | {
       readonly type: 'commands_received';
       readonly conversationId: string;
+      /** index of the user event that stores them */
+      readonly userEventIndex: number;
       /** the commands stored with the user message, as understanding left them */
       readonly commands: readonly Command[];
       readonly given: boolean;

@@ -50,7 +50,7 @@ function panel(heading: string, body: HTMLElement, testId: string): HTMLElement 
 function render(view: ConversationView): void {
   title.textContent = view.conversationId;
   const last = view.turns.at(-1);
-  replaceChildren(position, el('h3', {}, 'Active flow and step'), positionPanel(view.position));
+  replaceChildren(position, el('h3', {}, 'Active flow and step'), positionPanel(view.position, view.stack));
   replaceChildren(stack, el('h3', {}, 'Dialogue stack (top first)'), stackPanel(view.stack));
   replaceChildren(slots, el('h3', {}, 'Slots'), slotsPanel(view.slots, changedSlots(last?.trace)));
   const omitted =
@@ -171,10 +171,8 @@ replaceChildren(
   ),
   el(
     'aside',
-    { 'data-testid': 'live-panels' },
-    position,
-    stack,
-    slots,
+    {},
+    el('div', { 'data-testid': 'state-panels' }, position, stack, slots),
     diagram.element,
     panel('Replay', replay.element, 'replay-panel'),
   ),

@@ -6,14 +6,28 @@ import type { CommandSource, FlowPosition, TraceEvent } from '../core/trace/trac
 import type { TurnView } from '../server/inspect/views.js';
 import { el, show, table } from './dom.js';
 
-export function positionPanel(position: FlowPosition | undefined): HTMLElement {
+/** The top frame's flow and step; under a pattern, also the user flow it serves and that flow's step. */
+export function positionPanel(position: FlowPosition | undefined, stack: Stack = []): HTMLElement {
   if (!position) return el('p', { 'data-testid': 'position', class: 'muted' }, 'No flow is active.');
+  const user = [...stack].reverse().find((frame) => frame.type === 'flow');
+  const under =
+    user && user.flow_id !== position.flowId
+      ? el(
+          'span',
+          { class: 'muted', 'data-testid': 'user-flow' },
+          ' — in user flow ',
+          el('span', { class: 'flow' }, user.flow_id),
+          ' at ',
+          el('span', { class: 'step' }, user.step_id),
+        )
+      : null;
   return el(
     'p',
     { 'data-testid': 'position' },
     el('span', { class: 'flow', 'data-testid': 'active-flow' }, position.flowId),
     ' at step ',
     el('span', { class: 'step', 'data-testid': 'active-step' }, position.stepId),
+    under,
   );
 }
 

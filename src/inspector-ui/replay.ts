@@ -55,10 +55,10 @@ export class Replay {
     const controls = el(
       'div',
       { class: 'controls' },
-      button('⏮ first', 'replay-first', () => 0),
+      button('« first', 'replay-first', () => 0),
       button('◀ back', 'replay-back', () => this.at - 1),
       button('next ▶', 'replay-next', () => this.at + 1),
-      button('last ⏭', 'replay-last', () => this.steps.length - 1),
+      button('last »', 'replay-last', () => this.steps.length - 1),
       el(
         'span',
         { 'data-testid': 'replay-index' },
@@ -73,7 +73,7 @@ export class Replay {
       this.element,
       controls,
       el('p', { 'data-testid': 'replay-event', class: 'event' }, eventText(step.event)),
-      positionPanel(step.position),
+      positionPanel(step.position, step.stack),
       stackPanel(step.stack),
       slotsPanel(step.slots, new Set()),
     );

@@ -50,6 +50,7 @@ export const INSPECTOR_HTML = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Parley inspector</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/inspect/assets/inspector.css">
 <script type="module" src="/inspect/assets/inspector.js"></script>
 </head>

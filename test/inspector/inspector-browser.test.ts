@@ -101,6 +101,14 @@ describe('inspector page in a real browser (headless Chromium, bundled assistant
 
   let firstConversation = '';
 
+  async function waitForTitle(wanted: (title: string) => boolean): Promise<void> {
+    for (let attempt = 0; attempt < 100; attempt += 1) {
+      if (wanted((await page.textContent(testId('conversation-id'))) ?? '')) return;
+      await page.waitForTimeout(50);
+    }
+    throw new Error('the conversation shown did not change');
+  }
+
   it('chats a multi-turn flow with buttons and shows the stack, slots and active step change', async () => {
     await page.goto(`${server.baseUrl}/inspect?token=${TOKEN}`);
     await page.waitForSelector(testId('conversation-id'));
@@ -124,25 +132,26 @@ describe('inspector page in a real browser (headless Chromium, bundled assistant
     expect(await page.textContent(live('stack'))).to.contain('block_card');
     const steps = await page.locator(`${testId('turn')} [data-kind="step"]`).allTextContents();
     expect(steps.join('\n')).to.contain('block_card');
+    // the flow diagram of the user flow, its current step and the path taken highlighted
+    const userStep = await page.locator(`${live('user-flow')} .step`).textContent();
+    await page.locator(`${testId('diagram')} svg[data-flow-id="block_card"]`).waitFor();
+    const current = page.locator(`${testId('diagram')} .node.current`);
+    expect(await current.getAttribute('data-step-id')).to.equal(userStep);
+    expect(await page.locator(`${testId('diagram')} .node.visited`).count()).to.be.greaterThan(1);
     await shot('1-block-card');
+    await page.locator(testId('diagram')).screenshot({ path: join(SCREENSHOTS, '1-block-card-diagram.png') });
   });
 
   it('switches between conversations from the stored list', async () => {
     await page.click(testId('new-conversation'));
-    await page.waitForFunction(
-      ([selector, first]) => document.querySelector(selector as string)?.textContent !== first,
-      [testId('conversation-id'), firstConversation],
-    );
+    await waitForTitle((title) => title !== firstConversation);
     await say('/check_balance');
     await clickChoice('Savings');
     await page.locator(testId('conversation')).nth(1).waitFor();
     expect(await page.locator(testId('conversation')).count()).to.equal(2);
     await shot('2-second-conversation');
     await page.locator(testId('conversation'), { hasText: firstConversation }).click();
-    await page.waitForFunction(
-      ([selector, first]) => document.querySelector(selector as string)?.textContent === first,
-      [testId('conversation-id'), firstConversation],
-    );
+    await waitForTitle((title) => title === firstConversation);
     await page.locator(testId('bot-message'), { hasText: "can't be undone" }).waitFor();
     expect(await page.textContent(live('stack'))).to.contain('block_card');
   });

@@ -134,6 +134,29 @@ describe('inspector routes', function () {
       ]);
     });
 
+    it("draws a flow's diagram with a conversation's current step and path", async () => {
+      await api.request('POST', '/inspect/api/conversations/drawn/messages', {
+        body: { text: 'check my balance' },
+      });
+      const drawn = await api.request('GET', '/inspect/api/flows/balance/diagram?conversation=drawn');
+      expect(drawn.status).to.equal(200);
+      expect(drawn.type).to.contain('image/svg+xml');
+      expect(drawn.text).to.match(/class="[^"]*\bcurrent\b[^"]*" data-step-id="balance_0_collect_account"/);
+      const plain = await api.request('GET', '/inspect/api/flows/balance/diagram');
+      expect(plain.text).not.to.contain(' current');
+      expect((await api.request('GET', '/inspect/api/flows/nope/diagram')).status).to.equal(404);
+      const long = 'x'.repeat(300);
+      expect(
+        (await api.request('GET', `/inspect/api/flows/balance/diagram?conversation=${long}`)).status,
+      ).to.equal(400);
+      const flows = (await api.request('GET', '/inspect/api/flows')).json as {
+        flows: { id: string }[];
+        diagrams: boolean;
+      };
+      expect(flows.diagrams).to.equal(true);
+      expect(flows.flows.map((flow) => flow.id)).to.include('balance');
+    });
+
     it('restarts a conversation and replays its events one by one', async () => {
       await api.request('POST', '/inspect/api/conversations/page-2/messages', {
         body: { text: 'check my balance' },

@@ -1,20 +1,34 @@
 /** The inspector page's HTML and the headers of everything it serves. */
+import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Response } from 'express';
 import { assetUrl } from '../../asset-paths.js';
 
-/** Scripts and styles only from the server itself, no inline code, no framing, no forms elsewhere. */
-export const INSPECTOR_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * Scripts and styles only from the server itself, no inline code, no framing, no forms elsewhere; the
+ * one inline style allowed is the flow diagrams' own (by its hash), which comes with each SVG.
+ */
+export function inspectorCsp(styleHashes: readonly string[] = []): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    ["style-src 'self'", ...styleHashes.map((hash) => `'${hash}'`)].join(' '),
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The CSP source of the `<style>` an SVG carries (`sha256-…`), if it has one. */
+export function styleHashOf(svg: string): string | undefined {
+  const style = /<style>([\s\S]*?)<\/style>/.exec(svg)?.[1];
+  return style === undefined
+    ? undefined
+    : `sha256-${createHash('sha256').update(style, 'utf8').digest('base64')}`;
+}
 
 /** The files the build bundles into dist/inspector-ui (scripts/bundle-inspector.js). */
 export const INSPECTOR_ASSETS: Readonly<Record<string, string>> = {
@@ -33,9 +47,9 @@ export function readAsset(dir: string, name: string): Buffer {
   return readFileSync(`${dir}/${name}`);
 }
 
-export function setPageHeaders(response: Response): void {
+export function setPageHeaders(response: Response, csp: string): void {
   response.set({
-    'Content-Security-Policy': INSPECTOR_CSP,
+    'Content-Security-Policy': csp,
     'X-Content-Type-Options': 'nosniff',
     // the page URL may carry ?token=: never send it on as a referrer
     'Referrer-Policy': 'no-referrer',

@@ -6,7 +6,7 @@ import type { TrackerState } from '../../core/events/tracker-state.js';
 import { conversationIdProblem } from '../../core/text/identifiers.js';
 import type { Agent } from '../../runtime/agent.js';
 import type { Logger } from '../../runtime/logger.js';
-import { apiRoute, badRequest } from '../api/api-error.js';
+import { ApiError, apiRoute, badRequest } from '../api/api-error.js';
 import { conversationIdOf, requireObjectBody, stringParam } from '../api/params.js';
 import type { TurnGate } from '../turn-gate.js';
 import type { LiveTraces } from './live-traces.js';
@@ -133,11 +133,11 @@ function flowRoutes(router: Router, options: InspectorApiOptions): void {
     guard,
     route(async (request, response) => {
       const flowId = String(request.params['flowId']);
-      if (!agent.assistant.flows.has(flowId))
-        throw badRequest(`The assistant has no flow '${flowId.slice(0, 100)}'.`, 'flowId', 'query');
+      if (!agent.assistant.flows.has(flowId)) throw noFlow(flowId);
       const conversation = stringParam(request, 'conversation');
       const marks = conversation === undefined ? {} : await pathIn(agent, conversation, flowId);
       const svg = diagrams(flowId, marks);
+      if (svg === undefined) throw noFlow(flowId);
       response.set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
       response.type('image/svg+xml').send(svg);
     }),
@@ -166,6 +166,14 @@ async function pathIn(
 }
 
 /** A fresh conversation's state (every domain slot at its initial value): where replays start. */
+function noFlow(flowId: string): ApiError {
+  return new ApiError({
+    status: 404,
+    reason: 'NotFound',
+    message: `The assistant has no flow '${flowId.slice(0, 100)}'.`,
+  });
+}
+
 function emptyState(agent: Agent, conversationId: string): TrackerState {
   return agent.replay(conversationId, []);
 }

@@ -45,6 +45,10 @@ const SKIPPED: readonly Skip[] = [
   { match: 'OPENAI_BASE_URL=', reason: 'needs an OpenAI-compatible LLM server, and serves until stopped' },
   { match: 'parley run', reason: 'serves until stopped (the curl examples run against `parley run`)' },
   {
+    match: /^npx parley inspect\s*(#.*)?$/,
+    reason: 'serves until stopped; test/server/inspect-routes.test.ts and the inspector browser test run it',
+  },
+  {
     match: /^npx parley shell\s*(#.*)?$/,
     reason: 'waits for a terminal; the piped `parley shell` example runs',
   },

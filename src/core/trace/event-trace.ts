@@ -5,7 +5,7 @@
  */
 import { applyEvent } from '../events/apply-event.js';
 import { applyEvents } from '../events/fold-events.js';
-import type { TrackerState } from '../events/tracker-state.js';
+import type { SlotValues, TrackerState } from '../events/tracker-state.js';
 import type { Event } from '../events/types.js';
 import type { Stack } from '../stack/frames.js';
 import type { FlowPosition, TraceEvent } from './trace-events.js';
@@ -52,20 +52,34 @@ export function traceEvents(
     if (event.event === 'action' || event.event === 'user') endAction();
     else action?.events.push(event);
     if (event.event === 'action') action = { name: event.name, index: eventIndex, events: [] };
-    if (event.event === 'slot' && !Object.is(previous.slots[event.name], state.slots[event.name]))
-      emit({
-        type: 'slot_changed',
-        conversationId,
-        eventIndex,
-        name: event.name,
-        previous: previous.slots[event.name] ?? null,
-        value: state.slots[event.name] ?? null,
-      });
+    if (previous.slots !== state.slots)
+      traceSlots(previous.slots, state.slots, { conversationId, eventIndex, emit });
     if (previous.stack !== state.stack)
       traceStack(previous.stack, state.stack, { conversationId, eventIndex, emit });
   }
   endAction();
   return state;
+}
+
+/** Every slot whose value differs (a `slot` event, and also a reset, restart, session start or undo). */
+function traceSlots(
+  before: SlotValues,
+  after: SlotValues,
+  at: { conversationId: string; eventIndex: number; emit: (event: TraceEvent) => void },
+): void {
+  for (const name of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    const previous = before[name] ?? null;
+    const value = after[name] ?? null;
+    if (previous === value || JSON.stringify(previous) === JSON.stringify(value)) continue;
+    at.emit({
+      type: 'slot_changed',
+      conversationId: at.conversationId,
+      eventIndex: at.eventIndex,
+      name,
+      previous,
+      value,
+    });
+  }
 }
 
 function traceStack(

@@ -61,7 +61,7 @@ export function conversationView(input: {
     current = traceEvents(start, events.slice(slice.from, slice.to), (event) => trace.push(event), events);
     const user = slice.userIndex === undefined ? undefined : events[slice.userIndex];
     const text = user?.event === 'user' ? user.text : null;
-    const traced = slice.userIndex === undefined ? undefined : live.get(slice.userIndex);
+    const traced = slice.userIndex === undefined ? undefined : liveTraceOf(live.get(slice.userIndex), user);
     turns.push(
       traced
         ? { userEventIndex: slice.userIndex, text, traced: 'live', trace: traced }
@@ -96,6 +96,22 @@ function turnSlices(events: readonly Event[]): { from: number; to: number; userI
   if (first > 0) slices.push({ from: 0, to: first, userIndex: undefined });
   starts.forEach((from, k) => slices.push({ from, to: starts[k + 1] ?? events.length, userIndex: from }));
   return slices;
+}
+
+/**
+ * The page's trace of a turn, if it is still the stored one: the conversation's events may have been
+ * replaced since (the HTTP API's PUT tracker), and then the user event at that index is another's.
+ */
+function liveTraceOf(
+  trace: readonly TraceEvent[] | undefined,
+  user: Event | undefined,
+): readonly TraceEvent[] | undefined {
+  if (!trace || user?.event !== 'user') return undefined;
+  const received = trace.find((event) => event.type === 'commands_received');
+  const same =
+    received?.type === 'commands_received' &&
+    JSON.stringify(received.commands) === JSON.stringify(commandsOf(user));
+  return same ? trace : undefined;
 }
 
 /** A stored turn's trace: what the user event kept of understanding, then what its events changed. */

@@ -29,7 +29,7 @@ import type { PredictedBy } from './action-events.js';
 import type { TurnResult } from './open-turn.js';
 import { needsNewSession } from './session.js';
 import { warnIfSilent } from './silent-turn.js';
-import { recordTurn } from './turn-trace.js';
+import { recordGiven, recordStart, recordTurn, shieldedSink } from './turn-trace.js';
 import type { AgentOptions, IncomingMessage, LoggedMessage, SessionRule } from './agent-inputs.js';
 
 const ACTION_SESSION_START = 'action_session_start';
@@ -216,14 +216,9 @@ export class Agent {
     const engine = this.engine(turn.now);
     const generator = message.commandGenerator ?? this.options.commandGenerator;
     // the one check a turn makes for tracing: nothing of the trace is built without a sink
-    const sink = message.trace ?? this.options.traceSink;
-    if (sink)
-      sink.record({
-        type: 'turn_started',
-        conversationId: turn.conversationId,
-        text: message.text,
-        eventCount: turn.opened.eventCount,
-      });
+    const listener = message.trace ?? this.options.traceSink;
+    const sink = listener ? shieldedSink(listener, this.logger, turn.conversationId) : undefined;
+    if (sink) recordStart(sink, turn.opened, message.text);
     // commands decided elsewhere come with the text as sent, as Rasa keeps a message's given parse data;
     // a number answering buttons is that button's payload, as if it had been clicked
     const text = message.commands
@@ -234,13 +229,7 @@ export class Agent {
       : await generator.understand(
           sink ? { text, state: turn.state, engine, trace: sink } : { text, state: turn.state, engine },
         );
-    if (sink && message.commands)
-      sink.record({
-        type: 'commands_understood',
-        conversationId: turn.conversationId,
-        source: { kind: 'given' },
-        commands: message.commands,
-      });
+    if (sink && message.commands) recordGiven(sink, turn.opened, message.commands);
     const userMessage = {
       text,
       parseData: { ...understanding.parseData, text },

@@ -11,6 +11,7 @@ import type { Event } from '../core/events/types.js';
 import type { TraceSink } from '../core/ports.js';
 import { explainCleanUp } from '../core/trace/cleanup-notes.js';
 import { stackPosition, traceEvents } from '../core/trace/event-trace.js';
+import type { Logger } from './logger.js';
 import type { TurnResult } from './open-turn.js';
 
 export interface FinishedTurn {
@@ -21,6 +22,20 @@ export interface FinishedTurn {
   readonly engine: EngineContext;
   /** the conversation's whole log, needed only when the turn has a `rewind` or `undo` */
   readonly log?: readonly Event[];
+}
+
+export function recordStart(sink: TraceSink, opened: TrackerState, text: string): void {
+  sink.record({ type: 'turn_started', conversationId: opened.senderId, text, eventCount: opened.eventCount });
+}
+
+/** Commands handed in with the message (a command oracle, the HTTP API): their source is the caller. */
+export function recordGiven(sink: TraceSink, opened: TrackerState, commands: readonly Command[]): void {
+  sink.record({
+    type: 'commands_understood',
+    conversationId: opened.senderId,
+    source: { kind: 'given' },
+    commands,
+  });
 }
 
 export function recordTurn(sink: TraceSink, turn: FinishedTurn): void {
@@ -69,4 +84,24 @@ export function commandsOf(user: Extract<Event, { event: 'user' }>): Command[] {
     const command = parseCommand(raw);
     return command ? [command] : [];
   });
+}
+
+/** A sink whose failures are logged, never the turn's: a consumer's bug must not fail a conversation. */
+export function shieldedSink(sink: TraceSink, logger: Logger, conversationId: string): TraceSink {
+  return {
+    record: (event) => {
+      try {
+        sink.record(event);
+      } catch (error) {
+        logger.warn(
+          {
+            conversationId,
+            trace: event.type,
+            error: error instanceof Error ? error.message : String(error),
+          },
+          'trace sink failed: the turn goes on without it',
+        );
+      }
+    },
+  };
 }

@@ -151,7 +151,25 @@ describe('turn trace', () => {
     expect(Object.keys(generator.inputs[0] ?? {})).to.deep.equal(['text', 'state', 'engine']);
     const sink = new RecordingSink();
     await agent.handleMessage({ conversationId: 'c3', text: '/SetSlots(guest=Bo)', trace: sink });
-    expect(generator.inputs[1]?.trace).to.equal(sink);
+    expect(generator.inputs[1]?.trace).not.to.equal(undefined);
+    expect(sink.ofType('commands_understood')[0]?.source).to.deep.equal({
+      kind: 'payload',
+      payload: 'set_slots',
+    });
+  });
+
+  it('runs the turn on when a sink throws', async () => {
+    const agent = await agentWith();
+    const result = await agent.handleMessage({
+      conversationId: 'c5',
+      text: '/book',
+      trace: {
+        record: () => {
+          throw new Error('consumer bug');
+        },
+      },
+    });
+    expect(result.messages.map((message) => message.text)).to.deep.equal(['Who is coming?']);
   });
 
   it("records every turn through the agent's own sink", async () => {

@@ -7,3 +7,6 @@ export { OutputChannel } from './channels/output-channel.js';
 export { CollectingOutputChannel } from './channels/collecting-output.js';
 export type { CollectedMessage } from './channels/collecting-output.js';
 export type { BotMessage, Button } from './channels/bot-message.js';
+export type { TraceSink } from './core/ports.js';
+export type { CommandSource, CommandCleanup, FlowPosition, TraceEvent } from './core/trace/trace-events.js';
+export { traceEvents } from './core/trace/event-trace.js';

@@ -1,5 +1,6 @@
 import type { Router } from 'express';
 import type { Server } from 'node:http';
+import type { TraceSink } from '../core/ports.js';
 import type { Logger } from '../runtime/logger.js';
 import type { CollectedMessage, CollectingOutputChannel } from './collecting-output.js';
 import type { OutputChannel } from './output-channel.js';
@@ -13,6 +14,8 @@ export interface UserMessage {
   readonly metadata?: Readonly<Record<string, unknown>>;
   /** receives the bot's messages of this turn */
   readonly output: OutputChannel;
+  /** hears this turn's trace (the inspector's turns) */
+  readonly trace?: TraceSink;
 }
 
 /** What the server gives a channel: one way to hand over a message, and a logger. */

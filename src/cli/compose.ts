@@ -13,7 +13,7 @@ import type { Assistant } from '../core/assistant.js';
 import { hasRoutingSlot } from '../core/coexistence.js';
 import { NluPolicies, nluPolicyConfig } from '../core/dialogue/nlu-policies.js';
 import type { EngineOptions } from '../core/engine-context.js';
-import type { Clock, CommandGenerator, IdSource, LockStore, TrackerStore } from '../core/ports.js';
+import type { Clock, CommandGenerator, IdSource, LockStore, TraceSink, TrackerStore } from '../core/ports.js';
 import { Agent } from '../runtime/agent.js';
 import { InstrumentedActionRunner } from '../runtime/instrumented-action-runner.js';
 import type { ActionObserver } from '../runtime/instrumented-action-runner.js';
@@ -59,6 +59,8 @@ export interface ComposeOptions {
   readonly env?: Environment;
   /** warn on `logger` about declared custom actions no source provides (`parley run`, `parley shell`) */
   readonly warnUnprovidedActions?: boolean;
+  /** hears the trace of every turn (tests and tools; the inspector attaches one per turn instead) */
+  readonly traceSink?: TraceSink;
 }
 
 export const SYSTEM_CLOCK: Clock = { now: () => Date.now() / 1000 };
@@ -135,6 +137,7 @@ export async function composeAgent(options: ComposeOptions): Promise<Agent> {
     ids: options.ids ?? RANDOM_IDS,
     engineOptions: { ...engineOptionsFor(options.assistant), ...options.engineOptions },
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.traceSink ? { traceSink: options.traceSink } : {}),
     ...(hasRoutingSlot(options.assistant.domain) ? { nluPolicies: nluPoliciesFor(options.assistant) } : {}),
   });
 }

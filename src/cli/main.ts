@@ -3,6 +3,7 @@ import { PARLEY_VERSION } from '../version.js';
 import { initCommand } from './init-command.js';
 import type { CliIo } from './io.js';
 import { nluCommand } from './nlu-evaluate-command.js';
+import { inspectCommand } from './inspect-command.js';
 import { runCommand } from './run-command.js';
 import { shellCommand } from './shell-command.js';
 import { testCommand } from './test-command.js';
@@ -27,6 +28,7 @@ export function buildProgram(io: CliIo): Command {
   program.addCommand(trainCommand(io));
   program.addCommand(nluCommand(io));
   program.addCommand(runCommand(io));
+  program.addCommand(inspectCommand(io));
   program.addCommand(shellCommand(io));
   configureRecursively(program, io);
   return program;

@@ -35,8 +35,19 @@ const MAX_WORKERS = 64;
 
 /** `parley run`: serves the assistant (channels, HTTP API, A2A) on one port, with Rasa's flags. */
 export function runCommand(io: CliIo, signals: NodeJS.EventEmitter = process): Command {
-  const command = new Command('run')
-    .description('serve the assistant: channels, the HTTP API and A2A on one port')
+  const command = serverOptions(
+    new Command('run').description('serve the assistant: channels, the HTTP API and A2A on one port'),
+  )
+    .option('--enable-api', 'serve the HTTP API')
+    .option('--workers <n>', 'worker processes serving the port (needs stores every worker shares)', '1');
+  return addLoggingOptions(command).action(async (flags: RunFlags) => {
+    io.setExitCode(await runServer(io, flags, signals));
+  });
+}
+
+/** What the server is started with; the options `parley run` and `parley inspect` share. */
+export function serverOptions(command: Command): Command {
+  return command
     .option('--project <dir>', 'the assistant folder', '.')
     .option('-d, --domain <path>', 'domain file or folder')
     .option('--data <paths...>', 'training data files or folders')
@@ -49,7 +60,6 @@ export function runCommand(io: CliIo, signals: NodeJS.EventEmitter = process): C
     )
     .option('-p, --port <port>', 'port to listen on', '5005')
     .option('-i, --interface <host>', 'network interface to listen on', '0.0.0.0')
-    .option('--enable-api', 'serve the HTTP API')
     .option('--cors [origins...]', 'allowed CORS origins (* for all)')
     .option('--connector <name>', 'serve only this channel of credentials.yml')
     .addOption(new Option('-t, --auth-token <token>', 'token for the HTTP API').env('AUTH_TOKEN'))
@@ -66,14 +76,18 @@ export function runCommand(io: CliIo, signals: NodeJS.EventEmitter = process): C
     .option(
       '--metrics-without-auth',
       'serve /metrics without the HTTP API auth (for a scraper on a private network)',
-    )
-    .option('--workers <n>', 'worker processes serving the port (needs stores every worker shares)', '1');
-  return addLoggingOptions(command).action(async (flags: RunFlags) => {
-    io.setExitCode(await runServer(io, flags, signals));
-  });
+    );
 }
 
-async function runServer(io: CliIo, flags: RunFlags, signals: NodeJS.EventEmitter): Promise<number> {
+/** What runs once the server is up (`parley inspect` prints and opens the page's URL). */
+export type OnServing = (baseUrl: string) => void;
+
+export async function runServer(
+  io: CliIo,
+  flags: RunFlags,
+  signals: NodeJS.EventEmitter,
+  onServing?: OnServing,
+): Promise<number> {
   const port = Number(flags.port);
   if (!Number.isInteger(port) || port < 0 || port > 65_535) {
     io.stderr(`parley run: ${portProblem(flags.port)}\n`);
@@ -108,7 +122,14 @@ async function runServer(io: CliIo, flags: RunFlags, signals: NodeJS.EventEmitte
   };
   process.on('unhandledRejection', onUnhandled);
   try {
-    return await serveUntilStopped(io, { flags, port, tls, logger, signals });
+    return await serveUntilStopped(io, {
+      flags,
+      port,
+      tls,
+      logger,
+      signals,
+      ...(onServing ? { onServing } : {}),
+    });
   } finally {
     process.off('unhandledRejection', onUnhandled);
   }
@@ -122,6 +143,7 @@ async function serveUntilStopped(
     tls: TlsFiles | undefined;
     logger: Logger;
     signals: NodeJS.EventEmitter;
+    onServing?: OnServing;
   },
 ): Promise<number> {
   const { flags, port, tls, logger, signals } = options;
@@ -158,6 +180,7 @@ async function serveUntilStopped(
   });
   io.stdout(`Parley server is up and running at ${server.baseUrl} (${server.summary.join('; ')}).\n`);
   logger.info({ url: server.baseUrl, summary: server.summary }, 'server started');
+  options.onServing?.(server.baseUrl);
   await stopped;
   io.stdout('Parley server stopped.\n');
   (await import('./workers.js')).leaveCluster();

@@ -23,6 +23,7 @@ import { openStores } from './stores.js';
 import { composeAgent } from './compose.js';
 import { formatDiagnosticsText } from './format-diagnostics.js';
 import { httpApiRouter } from './http-api.js';
+import { INSPECT_PATH, createInspector } from '../server/inspect/index.js';
 import { resolveLlmConfig } from '../understanding/llm/config.js';
 import { loadOrTrainModel } from './model-source.js';
 import { PARLEY_VERSION } from '../version.js';
@@ -168,6 +169,12 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
         })
       : undefined;
     if (api) routers.push(api.mounted);
+    // the inspector comes with the HTTP API and its auth (`parley inspect` is `parley run --enable-api`)
+    if (apiAuth)
+      routers.push({
+        path: INSPECT_PATH,
+        router: createInspector({ agent, gate, auth: apiAuth, logger: requestLog.logger }),
+      });
     // the AgentCard; the A2A JSON-RPC router mounts at a2a.mountPaths too
     if (a2a) routers.push(...a2a.routers);
     const a2aRpc = a2a

@@ -2,6 +2,7 @@ import type { Command } from './commands/types.js';
 import type { EngineContext } from './engine-context.js';
 import type { TrackerState } from './events/tracker-state.js';
 import type { Event, ParseData, UnstampedEvent } from './events/types.js';
+import type { TraceEvent } from './trace/trace-events.js';
 
 /** The state derived from the first `eventCount` events of a conversation: a cache, never the truth. */
 export interface TrackerSnapshot {
@@ -41,7 +42,38 @@ export interface TrackerStore {
   ): Promise<void>;
   /** removes the conversation's events and snapshot (the HTTP API's tracker replace) */
   remove?(conversationId: string): Promise<void>;
+  /**
+   * One page of the stored conversations, ordered by id: those after `after` (exclusive), at most
+   * `limit` (clamped to 1..MAX_CONVERSATION_PAGE: callers validate what they are given).
+   */
+  listConversations?(page: ConversationPageRequest): Promise<ConversationPage>;
   close?(): Promise<void>;
+}
+
+export const MAX_CONVERSATION_PAGE = 500;
+
+/** `limit` as a store applies it: a whole number from 1 to MAX_CONVERSATION_PAGE. */
+export function conversationPageLimit(limit: number): number {
+  if (!Number.isFinite(limit)) return MAX_CONVERSATION_PAGE;
+  return Math.min(MAX_CONVERSATION_PAGE, Math.max(1, Math.floor(limit)));
+}
+
+export interface ConversationPageRequest {
+  readonly limit: number;
+  readonly after?: string;
+}
+
+export interface ConversationSummary {
+  readonly conversationId: string;
+  readonly eventCount: number;
+  /** timestamp of its latest event */
+  readonly latestEventTime: number | undefined;
+}
+
+export interface ConversationPage {
+  readonly conversations: readonly ConversationSummary[];
+  /** the `after` of the next page; absent on the last page */
+  readonly next?: string;
 }
 
 /**
@@ -119,5 +151,15 @@ export interface CommandGenerator {
     readonly text: string;
     readonly state: TrackerState;
     readonly engine: EngineContext;
+    /** given only when someone listens: the generator records where its commands came from */
+    readonly trace?: TraceSink;
   }): Promise<Understanding>;
+}
+
+/**
+ * Hears the typed trace events of turns (the inspector, tests, tools). The runtime builds none when no
+ * sink is given. `record` must not throw nor block: it runs inside the turn.
+ */
+export interface TraceSink {
+  record(event: TraceEvent): void;
 }

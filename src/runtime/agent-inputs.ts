@@ -10,6 +10,7 @@ import type {
   CommandGenerator,
   IdSource,
   LockStore,
+  TraceSink,
   TrackerStore,
 } from '../core/ports.js';
 import type { Logger } from './logger.js';
@@ -28,6 +29,8 @@ export interface AgentOptions {
   readonly nluPolicies?: NluPolicies;
   /** actions one turn may run before the turn is cut short as an internal error */
   readonly maxActionsPerTurn?: number;
+  /** hears the trace of every turn (tests, tools); a message may bring its own instead */
+  readonly traceSink?: TraceSink;
 }
 
 export interface IncomingMessage {
@@ -41,6 +44,8 @@ export interface IncomingMessage {
   readonly onBotMessage?: (message: BotUttered) => void;
   /** understanding for this message only, in place of the assistant's (the HTTP API's trigger_intent) */
   readonly commandGenerator?: CommandGenerator;
+  /** hears this turn's trace (the inspector's turns), in place of the agent's sink */
+  readonly trace?: TraceSink;
 }
 
 /** A user message recorded without acting on it; understood unless its parse data is given. */

@@ -9,7 +9,14 @@ import { sanitizedUserText } from '../core/domain/direct-payload.js';
 import { numberedChoice } from '../core/text/numbered-choice.js';
 import { ACTION_LISTEN, predictNextAction } from '../core/executor/advance.js';
 import { internalErrorEvents } from '../core/executor/internal-error.js';
-import type { ActionRequest, RecentConversation, Understanding } from '../core/ports.js';
+import type {
+  ActionRequest,
+  ConversationPage,
+  ConversationPageRequest,
+  RecentConversation,
+  TraceSink,
+  Understanding,
+} from '../core/ports.js';
 import { receiveUserMessage } from '../core/turn.js';
 import type { Logger } from './logger.js';
 import { SILENT_LOGGER } from './logger.js';
@@ -22,6 +29,7 @@ import type { PredictedBy } from './action-events.js';
 import type { TurnResult } from './open-turn.js';
 import { needsNewSession } from './session.js';
 import { warnIfSilent } from './silent-turn.js';
+import { recordGiven, recordStart, recordTurn, shieldedSink } from './turn-trace.js';
 import type { AgentOptions, IncomingMessage, LoggedMessage, SessionRule } from './agent-inputs.js';
 
 const ACTION_SESSION_START = 'action_session_start';
@@ -160,6 +168,16 @@ export class Agent {
     return { events: await turn.allEvents(), state: turn.state };
   }
 
+  /** One page of the stored conversations, by id (the inspector's list); STORE_UNSUPPORTED if the store cannot list. */
+  listConversations(page: ConversationPageRequest): Promise<ConversationPage> {
+    const store = this.options.trackerStore;
+    if (!store.listConversations)
+      return Promise.reject(
+        new AppError({ code: 'STORE_UNSUPPORTED', message: 'The tracker store cannot list conversations.' }),
+      );
+    return store.listConversations(page);
+  }
+
   /** The conversation's events and derived state. */
   async load(conversationId: string): Promise<{ events: readonly Event[]; state: TrackerState }> {
     const recent = await this.options.trackerStore.loadRecent(conversationId);
@@ -197,6 +215,10 @@ export class Agent {
     const turn = await this.openTurn(message.conversationId, message);
     const engine = this.engine(turn.now);
     const generator = message.commandGenerator ?? this.options.commandGenerator;
+    // the one check a turn makes for tracing: nothing of the trace is built without a sink
+    const listener = message.trace ?? this.options.traceSink;
+    const sink = listener ? shieldedSink(listener, this.logger, turn.conversationId) : undefined;
+    if (sink) recordStart(sink, turn.opened, message.text);
     // commands decided elsewhere come with the text as sent, as Rasa keeps a message's given parse data;
     // a number answering buttons is that button's payload, as if it had been clicked
     const text = message.commands
@@ -204,7 +226,10 @@ export class Agent {
       : (numberedChoice(message.text, turn.state) ?? this.sanitized(message.text));
     const understanding = message.commands
       ? { commands: message.commands, parseData: { intent: { name: null, confidence: 0 }, entities: [] } }
-      : await generator.understand({ text, state: turn.state, engine });
+      : await generator.understand(
+          sink ? { text, state: turn.state, engine, trace: sink } : { text, state: turn.state, engine },
+        );
+    if (sink && message.commands) recordGiven(sink, turn.opened, message.commands);
     const userMessage = {
       text,
       parseData: { ...understanding.parseData, text },
@@ -218,7 +243,18 @@ export class Agent {
     await this.predictAndAct(turn, message.inputChannel);
     const result = await turn.commit();
     warnIfSilent(this.logger, turn.conversationId, result.events);
+    if (sink) await this.recordTurn(sink, turn, { result, given: message.commands !== undefined, engine });
     return result;
+  }
+
+  private async recordTurn(
+    sink: TraceSink,
+    turn: OpenTurn,
+    finished: { result: TurnResult; given: boolean; engine: EngineContext },
+  ): Promise<void> {
+    // a rewind or undo is traced from the history it reverts (read already when the turn applied it)
+    const log = finished.result.events.some(revertsEvents) ? await turn.allEvents() : undefined;
+    recordTurn(sink, { opened: turn.opened, ...finished, ...(log ? { log } : {}) });
   }
 
   /** Rasa strips the slashes off slash text that is no payload before understanding and storing it. */

@@ -1,4 +1,4 @@
-import type { LockStore, TrackerStore } from '../core/ports.js';
+import type { ConversationPageRequest, LockStore, TrackerStore } from '../core/ports.js';
 import type { CallOutcome } from './instrumented-action-runner.js';
 
 export type StoreKind = 'tracker' | 'lock';
@@ -7,7 +7,7 @@ export type StoreKind = 'tracker' | 'lock';
  * Tracker operations are the port's method names; the lock store reports `acquire`: the wait from
  * asking for a conversation's lock until the turn may start (not the time the turn then holds it).
  */
-export type StoreOperation = 'loadRecent' | 'loadAll' | 'append' | 'remove' | 'acquire';
+export type StoreOperation = 'loadRecent' | 'loadAll' | 'append' | 'remove' | 'listConversations' | 'acquire';
 
 /** Milliseconds from an arbitrary origin, never going back: what durations are measured with. */
 export type Stopwatch = () => number;
@@ -46,12 +46,19 @@ export function instrumentTrackerStore(
   };
   const remove = inner.remove?.bind(inner);
   const close = inner.close?.bind(inner);
+  const listConversations = inner.listConversations?.bind(inner);
   return {
     loadRecent: (conversationId) => timed('loadRecent', () => inner.loadRecent(conversationId)),
     loadAll: (conversationId) => timed('loadAll', () => inner.loadAll(conversationId)),
     append: (conversationId, events, options) =>
       timed('append', () => inner.append(conversationId, events, options)),
     ...(remove ? { remove: (conversationId: string) => timed('remove', () => remove(conversationId)) } : {}),
+    ...(listConversations
+      ? {
+          listConversations: (page: ConversationPageRequest) =>
+            timed('listConversations', () => listConversations(page)),
+        }
+      : {}),
     ...(close ? { close } : {}),
   };
 }

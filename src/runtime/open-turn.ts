@@ -23,6 +23,8 @@ export class OpenTurn {
   readonly conversationId: string;
   readonly now: number;
   state: TrackerState;
+  /** the state as loaded, before this turn's first event */
+  readonly opened: TrackerState;
   private readonly storedCount: number;
   private readonly added: Event[] = [];
   private readonly store: TrackerStore;
@@ -41,6 +43,7 @@ export class OpenTurn {
     this.conversationId = options.conversationId;
     this.storedCount = options.storedCount;
     this.state = options.state;
+    this.opened = options.state;
     this.now = options.now;
     this.store = options.store;
   }

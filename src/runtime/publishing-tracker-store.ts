@@ -10,6 +10,7 @@ import type { EventBroker, TrackerStore } from '../core/ports.js';
 export function publishingTrackerStore(inner: TrackerStore, broker: EventBroker): TrackerStore {
   const remove = inner.remove?.bind(inner);
   const close = inner.close?.bind(inner);
+  const listConversations = inner.listConversations?.bind(inner);
   return {
     loadRecent: (conversationId) => inner.loadRecent(conversationId),
     loadAll: (conversationId) => inner.loadAll(conversationId),
@@ -18,6 +19,7 @@ export function publishingTrackerStore(inner: TrackerStore, broker: EventBroker)
       if (events.length > 0) broker.publish(conversationId, events);
     },
     ...(remove ? { remove } : {}),
+    ...(listConversations ? { listConversations } : {}),
     ...(close ? { close } : {}),
   };
 }

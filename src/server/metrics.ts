@@ -110,7 +110,7 @@ export class ServerMetrics implements TurnObserver, ActionObserver, StoreObserve
     });
     this.storeDuration = new Histogram({
       name: 'parley_store_operation_duration_seconds',
-      help: 'Tracker store calls (loadRecent, loadAll, append, remove) and lock waits (lock/acquire)',
+      help: 'Tracker store calls (loadRecent, loadAll, append, remove, listConversations) and lock waits (lock/acquire)',
       labelNames: ['store', 'operation'],
       buckets: STORE_BUCKETS,
       registers,

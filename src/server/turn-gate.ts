@@ -63,6 +63,8 @@ export class TurnGate implements ChannelContext {
         text: message.text,
         inputChannel: message.inputChannel,
         ...(message.metadata ? { metadata: message.metadata } : {}),
+        // a plain member, undefined for every turn but the inspector's (no conditional spread on this path)
+        trace: message.trace,
         onBotMessage: (event) => {
           delivery = delivery.then(() => message.output.sendResponse(message.senderId, botMessageOf(event)));
         },

@@ -1,6 +1,13 @@
 import { AppError } from '../core/errors.js';
 import type { Event } from '../core/events/types.js';
-import type { RecentConversation, TrackerSnapshot, TrackerStore } from '../core/ports.js';
+import { conversationPageLimit } from '../core/ports.js';
+import type {
+  ConversationPage,
+  ConversationPageRequest,
+  RecentConversation,
+  TrackerSnapshot,
+  TrackerStore,
+} from '../core/ports.js';
 import type { PackedEvents } from './packed-events.js';
 import { EventPacker, unpack } from './packed-events.js';
 
@@ -22,6 +29,8 @@ interface StoredConversation {
   /** the events since the last packing */
   recent: Event[];
   touched: number;
+  /** timestamp of the latest event */
+  latest: number | undefined;
 }
 
 const DEFAULT_PACK_AFTER_MS = 2000;
@@ -77,6 +86,7 @@ export class MemoryTrackerStore implements TrackerStore {
       });
     for (const event of events) stored.recent.push(event);
     stored.count += events.length;
+    stored.latest = events.at(-1)?.timestamp ?? stored.latest;
     const snapshot = options.snapshot;
     if (snapshot && snapshot.eventCount === stored.count) stored.snapshot = snapshot;
     stored.touched = this.now();
@@ -90,6 +100,20 @@ export class MemoryTrackerStore implements TrackerStore {
   async remove(conversationId: string): Promise<void> {
     this.conversations.delete(conversationId);
     this.pending.delete(conversationId);
+  }
+
+  async listConversations(page: ConversationPageRequest): Promise<ConversationPage> {
+    const limit = conversationPageLimit(page.limit);
+    const after = page.after;
+    const ids = [...this.conversations.keys()]
+      .filter((id) => after === undefined || id > after)
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const conversations = ids.slice(0, limit).map((conversationId) => {
+      const stored = this.conversations.get(conversationId) as StoredConversation;
+      return { conversationId, eventCount: stored.count, latestEventTime: stored.latest };
+    });
+    const last = conversations.at(-1);
+    return ids.length > limit && last ? { conversations, next: last.conversationId } : { conversations };
   }
 
   conversationIds(): string[] {
@@ -144,7 +168,7 @@ export class MemoryTrackerStore implements TrackerStore {
 }
 
 function newConversation(now: number): StoredConversation {
-  return { count: 0, snapshot: undefined, packed: [], recent: [], touched: now };
+  return { count: 0, snapshot: undefined, packed: [], recent: [], touched: now, latest: undefined };
 }
 
 function eventsOf(stored: StoredConversation): Event[] {

@@ -5,6 +5,8 @@ import type { ParseData } from '../core/events/types.js';
 import type { TrackerState } from '../core/events/tracker-state.js';
 import type { CommandGenerator, Understanding } from '../core/ports.js';
 import { commandsFromNlu } from './nlu-command-adapter.js';
+import type { TraceSink } from '../core/ports.js';
+import { tracedPayload, traceUnderstood } from './trace-understanding.js';
 
 const NULL_VALUES = new Set(['none', 'null', 'undefined']);
 
@@ -52,10 +54,17 @@ export class PayloadCommandGenerator implements CommandGenerator {
     text: string;
     state: TrackerState;
     engine: EngineContext;
+    trace?: TraceSink;
   }): Promise<Understanding> {
     const understood = understandPayload(input.text, input.engine, input.state);
-    if (understood) return understood;
+    if (understood) return tracedPayload(input, understood);
     const text = sanitizedUserText(input.text, input.engine.domain.slots);
-    return { commands: [{ command: 'cannot handle' }], parseData: parseData(text, null, []) };
+    const commands: Command[] = [{ command: 'cannot handle' }];
+    traceUnderstood(
+      input,
+      { kind: 'fallback', reason: 'not a payload: only payloads are understood' },
+      commands,
+    );
+    return { commands, parseData: parseData(text, null, []) };
   }
 }

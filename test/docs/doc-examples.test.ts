@@ -74,6 +74,10 @@ const SKIPPED: readonly Skip[] = [
     reason: 'needs push_notifications_enabled and a public receiver; the bundled assistant has push off',
   },
   {
+    match: /^npx parley inspect\s*(#.*)?$/,
+    reason: 'serves until stopped; test/server/inspect-routes.test.ts and the inspector browser test run it',
+  },
+  {
     match: /^npx parley shell\s*(#.*)?$/,
     reason: 'waits for a terminal; the piped `parley shell` example runs',
   },

@@ -10,6 +10,7 @@ import { createTrackerState } from '../../src/core/events/tracker-state.js';
 import type { TrackerState } from '../../src/core/events/tracker-state.js';
 import type { Event } from '../../src/core/events/types.js';
 import type { TrackerSnapshot, TrackerStore } from '../../src/core/ports.js';
+import { listingContract } from './tracker-store-listing-contract.js';
 
 export interface TrackerStoreHarness {
   /** a store instance; a durable store's instances all see the same data (like two processes) */
@@ -97,6 +98,8 @@ export function trackerStoreContract(name: string, harness: TrackerStoreHarness)
     afterEach(async () => {
       await Promise.all(opened.splice(0).map((instance) => instance.close?.()));
     });
+
+    listingContract(() => store);
 
     it('loads an unknown conversation as empty', async () => {
       const id = uniqueId('unknown');

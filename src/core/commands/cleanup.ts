@@ -34,11 +34,17 @@ export function cleanUpCommands(
     : result;
 }
 
-interface Accumulated {
+export interface Accumulated {
   readonly corrections: CorrectedSlot[];
 }
 
-function cleanOne(command: Command, state: TrackerState, context: EngineContext, so: Accumulated): Command[] {
+/** One command as cleaning sees it alone: what it becomes (none: dropped); a correction goes to `so`. */
+export function cleanOne(
+  command: Command,
+  state: TrackerState,
+  context: EngineContext,
+  so: Accumulated,
+): Command[] {
   switch (command.command) {
     case 'set slot':
       return cleanSetSlot(command, state, context, so);
@@ -79,7 +85,7 @@ function cleanSetSlot(
 }
 
 /** Button payloads may set any slot; the LLM only from_llm slots; NLU only NLU-mapped slots; nobody controlled-only ones. */
-function extractorMaySet(command: CommandOf<'set slot'>, mappings: readonly string[]): boolean {
+export function extractorMaySet(command: CommandOf<'set slot'>, mappings: readonly string[]): boolean {
   const extractor = command.extractor ?? 'LLM';
   if (extractor === 'CommandPayloadReader' || extractor === 'CUSTOM') return true;
   if (extractor === 'LLM') return mappings.includes('from_llm');
@@ -107,7 +113,7 @@ function cleanClarify(command: CommandOf<'clarify'>, context: EngineContext): Co
 }
 
 /** Rasa answers chitchat with action_trigger_chitchat only with an IntentlessPolicy; otherwise it cannot. */
-function chitchatIsCannotHandle(context: EngineContext): boolean {
+export function chitchatIsCannotHandle(context: EngineContext): boolean {
   const pattern = context.flows.get('pattern_chitchat');
   const triggers =
     pattern?.steps.some((step) => step.kind === 'action' && step.action === 'action_trigger_chitchat') ??
@@ -115,7 +121,7 @@ function chitchatIsCannotHandle(context: EngineContext): boolean {
   return triggers && !context.options.hasIntentlessPolicy;
 }
 
-function finalise(commands: readonly Command[]): Command[] {
+export function finalise(commands: readonly Command[]): Command[] {
   const clarifies = commands.filter((command) => command.command === 'clarify');
   let result: Command[] =
     clarifies.length === commands.length

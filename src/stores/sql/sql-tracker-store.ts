@@ -14,7 +14,14 @@ import type { Knex } from 'knex';
 import { AppError } from '../../core/errors.js';
 import { snapshotFromJson, snapshotToJson } from '../../core/events/snapshot-json.js';
 import type { Event } from '../../core/events/types.js';
-import type { RecentConversation, TrackerSnapshot, TrackerStore } from '../../core/ports.js';
+import { conversationPageLimit } from '../../core/ports.js';
+import type {
+  ConversationPage,
+  ConversationPageRequest,
+  RecentConversation,
+  TrackerSnapshot,
+  TrackerStore,
+} from '../../core/ports.js';
 import type { StoreLogger } from '../store-logger.js';
 import { SILENT_STORE_LOGGER } from '../store-logger.js';
 import { eventRow, eventsOfRows } from './event-rows.js';
@@ -182,6 +189,32 @@ export class SqlTrackerStore implements TrackerStore {
         await trx('tracker_snapshots').where('sender_id', conversationId).delete();
       }),
     );
+  }
+
+  async listConversations(page: ConversationPageRequest): Promise<ConversationPage> {
+    const limit = conversationPageLimit(page.limit);
+    const rows = await this.run(
+      'list conversations',
+      async (db) => {
+        const query = db('events')
+          .select('sender_id')
+          .count({ event_count: '*' })
+          .max({ latest: 'timestamp' })
+          .groupBy('sender_id')
+          .orderBy('sender_id')
+          .limit(limit + 1);
+        if (page.after !== undefined) query.where('sender_id', '>', page.after);
+        return (await query) as { sender_id: string; event_count: number | string; latest: unknown }[];
+      },
+      { retry: true },
+    );
+    const conversations = rows.slice(0, limit).map((row) => ({
+      conversationId: row.sender_id,
+      eventCount: Number(row.event_count),
+      latestEventTime: row.latest === null || row.latest === undefined ? undefined : Number(row.latest),
+    }));
+    const last = conversations.at(-1);
+    return rows.length > limit && last ? { conversations, next: last.conversationId } : { conversations };
   }
 
   async close(): Promise<void> {

@@ -16,9 +16,10 @@ import type { Command } from '../../core/commands/types.js';
 import type { EngineContext } from '../../core/engine-context.js';
 import type { ParseData } from '../../core/events/types.js';
 import type { TrackerState } from '../../core/events/tracker-state.js';
-import type { CommandGenerator, Understanding } from '../../core/ports.js';
+import type { CommandGenerator, TraceSink, Understanding } from '../../core/ports.js';
 import { sanitizedUserText } from '../../core/domain/direct-payload.js';
 import { understandPayload } from '../direct-payloads.js';
+import { tracedPayload, traceUnderstood } from '../trace-understanding.js';
 import { startableFlows } from '../llm/flow-retrieval.js';
 import { forceSlotFilling, onlyStartable } from '../llm/llm-command-generator.js';
 import type { NluInterpreter } from '../nlu/nlu-command-generator.js';
@@ -43,6 +44,7 @@ interface Input {
   readonly text: string;
   readonly state: TrackerState;
   readonly engine: EngineContext;
+  readonly trace?: TraceSink;
 }
 
 interface Classified {
@@ -59,14 +61,19 @@ export class HybridCommandGenerator implements CommandGenerator {
 
   async understand(given: Input): Promise<Understanding> {
     const payload = understandPayload(given.text, given.engine, given.state);
-    if (payload && payload.parseData.intent.name === null) return payload;
+    if (payload && payload.parseData.intent.name === null) return tracedPayload(given, payload);
     const input = { ...given, text: sanitizedUserText(given.text, given.engine.domain.slots) };
     const classified = payload ? fromPayload(payload.parseData) : this.classify(input);
     const route = this.options.router
       ? await this.options.router.route({ ...input, message: classified.message })
       : TO_CALM;
-    if (messageGoesToNlu(input.engine.domain, input.state.slots, route))
-      return { commands: route.commands, parseData: classified.parseData };
+    const toNlu = messageGoesToNlu(input.engine.domain, input.state.slots, route);
+    if (input.trace) {
+      const { name, confidence } = classified.parseData.intent;
+      const source = { kind: 'router', route: toNlu ? 'nlu' : 'calm', intent: name, confidence } as const;
+      traceUnderstood(input, source, route.commands);
+    }
+    if (toNlu) return { commands: route.commands, parseData: classified.parseData };
     const commands = await this.calmCommands(input, classified, route);
     const startable = new Set(startableFlows(input.engine, input.state.slots).map((flow) => flow.id));
     return {

@@ -8,11 +8,12 @@ import type { Command } from '../../core/commands/types.js';
 import type { EngineContext } from '../../core/engine-context.js';
 import type { ParseData } from '../../core/events/types.js';
 import type { TrackerState } from '../../core/events/tracker-state.js';
-import type { CommandGenerator, Understanding } from '../../core/ports.js';
+import type { CommandGenerator, TraceSink, Understanding } from '../../core/ports.js';
 import { isPatternId } from '../../core/flows/types.js';
 import { findPattern, topUserFrame } from '../../core/stack/operations.js';
 import { sanitizedUserText } from '../../core/domain/direct-payload.js';
 import { understandPayload } from '../direct-payloads.js';
+import { tracedPayload, traceUnderstood } from '../trace-understanding.js';
 import type { LlmGeneratorConfig } from './config.js';
 import { DEFAULT_MAX_CHARACTERS } from './config.js';
 import { parseDslCommands } from './dsl.js';
@@ -51,6 +52,7 @@ export interface LlmUnderstandInput {
   readonly state: TrackerState;
   readonly engine: EngineContext;
   readonly recentTurns?: readonly ConversationTurn[];
+  readonly trace?: TraceSink;
 }
 
 export const ERROR_DEFAULT = 'rasa_internal_error_default';
@@ -70,7 +72,7 @@ export class LlmCommandGenerator implements CommandGenerator {
 
   async understand(input: LlmUnderstandInput): Promise<Understanding> {
     const payload = understandPayload(input.text, input.engine, input.state);
-    if (payload) return payload;
+    if (payload) return tracedPayload(input, payload);
     const message = { ...input, text: sanitizedUserText(input.text, input.engine.domain.slots) };
     const startable = new Set(startableFlows(input.engine, input.state.slots).map((flow) => flow.id));
     const { commands, flowsInPrompt } = await this.commands(message, startable);
@@ -92,9 +94,12 @@ export class LlmCommandGenerator implements CommandGenerator {
         { component: this.name, code, status, attempts, error: message },
         'llm_command_generator.llm_error',
       );
-      return { commands: [{ command: 'error', error_type: ERROR_DEFAULT }], flowsInPrompt: [...flowIds] };
+      const failed: Command[] = [{ command: 'error', error_type: ERROR_DEFAULT }];
+      traceUnderstood(input, { kind: 'llm_error', error: `${code}: ${message}` }, failed);
+      return { commands: failed, flowsInPrompt: [...flowIds] };
     }
     const commands = parseDslCommands(answer.text, vocabulary(input, startable));
+    traceUnderstood(input, { kind: 'llm', output: answer.text }, commands);
     if (commands.length > 0) return { commands, flowsInPrompt: [...flowIds] };
     this.logger.warn(
       { component: this.name, answer: answer.text.slice(0, 500) },

@@ -6,7 +6,9 @@ import type { TrackerState } from '../../core/events/tracker-state.js';
 import type { ParseData } from '../../core/events/types.js';
 import type { CommandGenerator, Understanding } from '../../core/ports.js';
 import { sanitizedUserText } from '../../core/domain/direct-payload.js';
+import type { TraceSink } from '../../core/ports.js';
 import { understandPayload } from '../direct-payloads.js';
+import { tracedPayload, traceUnderstood } from '../trace-understanding.js';
 import { commandsFromNlu } from '../nlu-command-adapter.js';
 import type { ExtractedEntity } from './entities/types.js';
 import { REPAIR_INTENT_COMMANDS } from './repair-intents.js';
@@ -62,15 +64,24 @@ export class NluCommandGenerator implements CommandGenerator {
     text: string;
     state: TrackerState;
     engine: EngineContext;
+    trace?: TraceSink;
   }): Promise<Understanding> {
     const payload = understandPayload(input.text, input.engine, input.state);
-    if (payload) return payload;
+    if (payload) return tracedPayload(input, payload);
     const text = sanitizedUserText(input.text, input.engine.domain.slots);
     if (text.trim() === '') return error(text, 'rasa_internal_error_user_input_empty');
     if (text.length > MAX_CHARACTERS)
       return error(text, 'rasa_internal_error_user_input_too_long', { max_characters: MAX_CHARACTERS });
     const { prediction, entities } = this.interpreter.interpret(text);
     const commands = this.commandsFor(text, prediction, entities, input);
+    if (input.trace) {
+      const { intent, confidence } = prediction;
+      traceUnderstood(
+        input,
+        { kind: 'nlu', intent, confidence, entities: entities.map(toNluEntity) },
+        commands,
+      );
+    }
     return { commands, parseData: parseData(text, prediction, entities) };
   }
 

@@ -12,9 +12,14 @@ const ALLOWED_LAYERS = {
   runtime: ['core', 'runtime'],
   channels: ['core', 'runtime', 'channels'],
   a2a: ['core', 'runtime', 'a2a'],
-  server: ['core', 'runtime', 'server', 'channels', 'a2a'],
-  testing: ['core', 'runtime', 'project', 'testing'],
+  diagrams: ['core', 'diagrams'],
+  server: ['core', 'runtime', 'server', 'channels', 'a2a', 'diagrams'],
+  testing: ['core', 'runtime', 'project', 'testing', 'diagrams'],
   cli: null,
+};
+// Layers held to a short list of packages; the others may import any package but the HTTP framework.
+const ALLOWED_PACKAGES = {
+  diagrams: ['@dagrejs/dagre'],
 };
 const HTTP_FRAMEWORK_LAYERS = new Set(['server', 'channels', 'a2a', 'cli']);
 const HTTP_FRAMEWORKS = new Set(['express']);
@@ -35,6 +40,11 @@ function check(context, node) {
   if (!source.startsWith('.')) {
     if (layer === 'core') {
       context.report({ node, message: `src/core must stay pure: it may not import '${source}'.` });
+    } else if (layer in ALLOWED_PACKAGES && !ALLOWED_PACKAGES[layer].includes(source)) {
+      context.report({
+        node,
+        message: `src/${layer} may import only the packages ${ALLOWED_PACKAGES[layer].join(', ')}, not '${source}'.`,
+      });
     } else if (HTTP_FRAMEWORKS.has(source) && !HTTP_FRAMEWORK_LAYERS.has(layer)) {
       context.report({ node, message: `Only the edges (server, channels, a2a) import '${source}'.` });
     }

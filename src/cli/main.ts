@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { PARLEY_VERSION } from '../version.js';
+import { diagramCommand } from './diagram-command.js';
 import type { CliIo } from './io.js';
 import { nluCommand } from './nlu-evaluate-command.js';
 import { runCommand } from './run-command.js';
@@ -19,6 +20,7 @@ export function buildProgram(io: CliIo): Command {
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   const data = new Command('data').description('commands for the assistant data').exitOverride();
   data.addCommand(validateCommand(io));
+  data.addCommand(diagramCommand(io));
   program.addCommand(data);
   program.addCommand(validateCommand(io), {});
   program.addCommand(testCommand(io));

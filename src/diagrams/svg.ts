@@ -42,6 +42,7 @@ const STYLE = `
 .parley-flow-diagram .node.unreached rect{fill:#ffebe9;stroke:#cf222e;stroke-width:2;stroke-dasharray:5 3}
 .parley-flow-diagram .edge.unreached path{stroke:#cf222e;stroke-width:2;stroke-dasharray:5 3}
 .parley-flow-diagram .edge.unreached polygon{fill:#cf222e}
+.parley-flow-diagram .kind-start.unreached .kind,.parley-flow-diagram .kind-end.unreached .kind{fill:#cf222e}
 .parley-flow-diagram .node.visited rect{stroke:#0969da;stroke-width:2.5}
 .parley-flow-diagram .edge.visited path{stroke:#0969da;stroke-width:2.5}
 .parley-flow-diagram .edge.visited polygon{fill:#0969da}

@@ -1,7 +1,7 @@
 /** The HTML coverage report: the table, then each flow's diagram with its unreached parts marked. */
 import { escapeMarkup, renderFlowDiagram } from '../diagrams/index.js';
 import type { FlowCoverage } from './coverage-summary.js';
-import { percent, totalsLine } from './coverage-summary.js';
+import { branchText, percent, totalsLine } from './coverage-summary.js';
 
 const STYLE = `
 body{font-family:system-ui,-apple-system,'Segoe UI',Helvetica,Arial,sans-serif;margin:24px;color:#1b1f24}
@@ -53,7 +53,7 @@ function summaryTable(rows: readonly FlowCoverage[]): string {
     const reached = row.totalSteps - row.untestedSteps.length;
     const branches = row.totalBranches - row.untestedBranches.length;
     const steps = row.untestedSteps.map((step) => (step.at ? `${step.id} (${step.at})` : step.id));
-    const ways = row.untestedBranches.map((branch) => `${branch.key} (if ${branch.condition})`);
+    const ways = row.untestedBranches.map(branchText);
     return (
       `<tr class="${row.untestedSteps.length > 0 ? 'untested' : 'tested'}" data-flow-id="${escapeMarkup(row.flow.id)}">` +
       `<td><a href="#flow-${index}">${escapeMarkup(row.name)}</a></td>` +

@@ -92,9 +92,7 @@ export function formatCoverageText(title: string, rows: readonly FlowCoverage[])
         `  untested steps: ${row.untestedSteps.map((step) => (step.at ? `${step.id} (${step.at})` : step.id)).join(', ')}`,
       );
     if (row.untestedBranches.length > 0)
-      out.push(
-        `  untested branches: ${row.untestedBranches.map((branch) => `${branch.key} (if ${branch.condition})`).join(', ')}`,
-      );
+      out.push(`  untested branches: ${row.untestedBranches.map(branchText).join(', ')}`);
   });
   out.push(totalsLine(rows));
   return `${out.join('\n')}\n`;
@@ -106,4 +104,9 @@ export function totalsLine(rows: readonly FlowCoverage[]): string {
   const branches = rows.reduce((sum, row) => sum + row.totalBranches, 0);
   const untested = rows.reduce((sum, row) => sum + row.untestedBranches.length, 0);
   return `Total: ${steps - missing}/${steps} steps (${percent(steps - missing, steps)}), ${branches - untested}/${branches} branches, ${rows.length} flows`;
+}
+
+/** `from->to (if condition)`, or `(else)` for the branch without one. */
+export function branchText(branch: UntestedBranch): string {
+  return branch.condition === 'else' ? `${branch.key} (else)` : `${branch.key} (if ${branch.condition})`;
 }

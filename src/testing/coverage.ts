@@ -43,6 +43,9 @@ export class CoverageRecorder {
         stack = applyStackUpdate(stack, event.update).stack;
         for (const frame of stack) this.moveFrame(lastStep, frame.frame_id, frame.flow_id, frame.step_id);
       } else if (event.event === 'flow_completed') {
+        const frameId = endedFrame(lastStep, stack, event.flow_id);
+        if (frameId !== undefined) this.moveFrame(lastStep, frameId, event.flow_id, event.step_id);
+        if (frameId !== undefined) lastStep.delete(frameId);
         this.reachEnd(event.flow_id, event.step_id);
       }
     }
@@ -71,13 +74,14 @@ export class CoverageRecorder {
     this.addPath(flow, reach, previous?.flowId === flowId ? previous.stepId : START_STEP, stepId);
   }
 
+  /** A flow that ends by a link hands over without passing its END, as its diagram draws it. */
   private reachEnd(flowId: string, fromStepId: string): void {
     const flow = this.flows.get(flowId);
-    if (!flow) return;
+    const from = this.flows.step(flowId, fromStepId);
+    if (!flow || (fromStepId !== START_STEP && !from) || from?.kind === 'link') return;
     const reach = this.reachFor(flowId);
     reach.reachedStepIds.add(END_STEP);
-    if (fromStepId === START_STEP || this.flows.step(flowId, fromStepId))
-      this.addPath(flow, reach, fromStepId, END_STEP);
+    this.addPath(flow, reach, fromStepId, END_STEP);
   }
 
   private addPath(flow: Flow, reach: MutableReach, from: string, to: string): void {
@@ -107,6 +111,23 @@ export class CoverageRecorder {
     }
     return graph;
   }
+}
+
+/**
+ * The frame a `flow_completed` closes: one of that flow seen before and no longer on the stack (the
+ * engine pops it, and writes that, before it says the flow completed). Its last steps (a link, the
+ * steps before it) may have run within the same stack update, unseen until now.
+ */
+function endedFrame(
+  lastStep: ReadonlyMap<string, { flowId: string; stepId: string }>,
+  stack: Stack,
+  flowId: string,
+): string | undefined {
+  const onStack = new Set(stack.map((frame) => frame.frame_id));
+  let found: string | undefined;
+  for (const [frameId, last] of lastStep)
+    if (last.flowId === flowId && !onStack.has(frameId)) found = frameId;
+  return found;
 }
 
 /**

@@ -4,7 +4,7 @@
  * failed tests as in Rasa; the tables go to stdout and an HTML report with a diagram per flow to the
  * coverage folder.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Event } from '../core/events/types.js';
 import type { FlowList } from '../core/flows/flow-list.js';
@@ -45,10 +45,18 @@ export interface CoverageReportOptions {
   readonly transcripts: ReadonlyMap<E2ETestCase, readonly Event[]>;
 }
 
-/** Prints the coverage of the passed (and, when some failed, the failed) tests and writes the HTML. */
-export function reportCoverage(io: CliIo, options: CoverageReportOptions): void {
+/**
+ * Prints the coverage of the passed (and, when some failed, the failed) tests and writes the HTML;
+ * false when the output folder is a file (said on stderr; the tables are printed all the same).
+ */
+export function reportCoverage(io: CliIo, options: CoverageReportOptions): boolean {
   const outputDir = resolve(options.outputDir);
-  mkdirSync(outputDir, { recursive: true });
+  const writable = !existsSync(outputDir) || statSync(outputDir).isDirectory();
+  if (writable) mkdirSync(outputDir, { recursive: true });
+  else
+    io.stderr(
+      `parley: --coverage-output-path ${outputDir} is a file, not a folder: no HTML report written.\n`,
+    );
   const groups: [string, string, boolean][] = [
     ['passed tests', 'coverage_report_for_passed_tests.html', true],
     ['failed tests', 'coverage_report_for_failed_tests.html', false],
@@ -62,8 +70,10 @@ export function reportCoverage(io: CliIo, options: CoverageReportOptions): void 
       .filter((flow) => !flow.isDefault)
       .map((flow) => flowCoverage(flow, recorder.reachOf(flow.id), options.projectRoot));
     io.stdout(`\n${formatCoverageText(title, rows)}`);
+    if (!writable) continue;
     const path = join(outputDir, fileName);
     writeFileSync(path, renderCoverageHtml({ title, rows }));
     io.stdout(`Coverage report (${title}) written to ${path}\n`);
   }
+  return writable;
 }

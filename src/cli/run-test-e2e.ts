@@ -139,8 +139,9 @@ export async function executeTestE2E(io: CliIo, options: TestE2EOptions): Promis
   });
   io.stdout(formatReport(results) + '\n');
   if (options.resultsDir) await writeResultFiles(options.resultsDir, results);
+  let coverageWritten = true;
   if (options.coverageDir && driverFactory instanceof TranscriptKeepingFactory) {
-    reportCoverage(io, {
+    coverageWritten = reportCoverage(io, {
       flows: project.assistant.flows,
       projectRoot: options.projectRoot,
       outputDir: options.coverageDir,
@@ -148,7 +149,8 @@ export async function executeTestE2E(io: CliIo, options: TestE2EOptions): Promis
       transcripts: driverFactory.transcripts,
     });
   }
-  const passed = results.length > 0 && results.every((result) => result.passed) && broken === 0;
+  const passed =
+    results.length > 0 && results.every((result) => result.passed) && broken === 0 && coverageWritten;
   return {
     results,
     exitCode: passed ? 0 : 1,

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Flow } from '../core/flows/types.js';
 import { isPatternId } from '../core/flows/types.js';
@@ -37,6 +37,10 @@ export function writeFlowDiagrams(io: CliIo, options: WriteDiagramsOptions): num
   const chosen = chooseFlows(io, all, options);
   if (!chosen) return 1;
   const outDir = resolve(options.outDir);
+  if (existsSync(outDir) && !statSync(outDir).isDirectory()) {
+    io.stderr(`parley: --out ${outDir} is a file, not a folder.\n`);
+    return 1;
+  }
   mkdirSync(outDir, { recursive: true });
   for (const flow of chosen) {
     const path = join(outDir, diagramFileName(flow.id));

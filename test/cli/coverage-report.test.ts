@@ -131,4 +131,25 @@ describe('parley test e2e --coverage-report', function () {
       'unreached',
     );
   });
+
+  it('says so and exits 1 when --coverage-output-path is a file, after printing the tables', async () => {
+    const file = join(fixture.root, 'a-file');
+    writeFileSync(file, 'not a folder');
+    const run = await runCli([
+      'test',
+      'e2e',
+      join(fixture.root, 'tests', 'transfers.yml'),
+      '-p',
+      fixture.root,
+      '--coverage-report',
+      '--coverage-output-path',
+      file,
+      '-q',
+    ]);
+    expect(run.code).to.equal(1);
+    expect(run.stdout).to.contain('Flow coverage (passed tests):');
+    expect(run.stderr).to.contain(
+      `parley: --coverage-output-path ${file} is a file, not a folder: no HTML report written.`,
+    );
+  });
 });

@@ -1,5 +1,13 @@
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { closeNames } from '../../src/cli/close-names.js';
@@ -109,6 +117,15 @@ describe('parley data diagram', function () {
     expect(huge.code).to.equal(1);
     expect(huge.stderr.length).to.be.lessThan(400);
     expect(huge.stderr).to.not.contain('\u001b');
+  });
+
+  it('refuses an --out that is a file', async () => {
+    mkdirSync(join(out, '..'), { recursive: true });
+    writeFileSync(out, 'not a folder');
+    const run = await runCli(['data', 'diagram', '-p', root, '--out', out]);
+    expect(run.code).to.equal(1);
+    expect(run.stderr).to.equal(`parley: --out ${out} is a file, not a folder.\n`);
+    expect(readFileSync(out, 'utf8')).to.equal('not a folder');
   });
 
   it('refuses a project that does not load, with its errors', async () => {

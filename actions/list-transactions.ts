@@ -1,4 +1,4 @@
-import { defineAction } from '../src/actions/custom/in-process.js';
+import { defineAction } from 'parley';
 import { accountTypeOf, customerFor, recentTransactions, slotSet, summarise } from './bank-data.js';
 
 /**

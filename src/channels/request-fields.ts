@@ -15,7 +15,7 @@ export function senderOf(body: Record<string, unknown>, key = 'sender'): FieldRe
   if (sender === undefined || sender === null) return { ok: true, value: 'default' };
   if (typeof sender === 'number' && Number.isFinite(sender)) return { ok: true, value: String(sender) };
   if (typeof sender !== 'string' || sender.trim() === '')
-    return { ok: false, error: `'${key}' must be a non-empty string.` };
+    return { ok: false, error: `'${key}' must be a non-empty string or a number.` };
   const problem = channelConversationIdProblem(sender);
   if (problem) return { ok: false, error: `'${key}' ${problem}.` };
   return { ok: true, value: sender };

@@ -29,7 +29,7 @@ import { AppError } from '../core/errors.js';
 import type { RuntimeBuiltInAction } from '../core/built-ins/types.js';
 import type { KnowledgeIndex } from '../knowledge/knowledge-index.js';
 import type { Environment } from '../understanding/llm/config.js';
-import { knowledgeBuiltIns } from './knowledge.js';
+import { runtimeBuiltIns } from './runtime-built-ins.js';
 import { actionsModuleName, locateActionsModule } from '../project/actions-module.js';
 import { unprovidedCustomActions, warnUnprovidedActions } from './unprovided-actions.js';
 
@@ -115,7 +115,7 @@ export async function composeAgent(options: ComposeOptions): Promise<Agent> {
     ...(responses ? { responses } : {}),
     runtimeBuiltIns:
       options.runtimeBuiltIns ??
-      knowledgeBuiltIns({
+      runtimeBuiltIns({
         assistant: options.assistant,
         index: options.knowledge,
         ...(options.logger ? { logger: options.logger } : {}),

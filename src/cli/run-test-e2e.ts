@@ -17,7 +17,7 @@ import type { E2ETestFile } from '../testing/e2e-model.js';
 import type { Diagnostic } from '../core/errors.js';
 import { readFileSync } from 'node:fs';
 import { AgentDriverFactory } from './agent-driver.js';
-import { knowledgeBuiltIns } from './knowledge.js';
+import { runtimeBuiltIns } from './runtime-built-ins.js';
 import { composeAgent } from './compose.js';
 import { createLogger } from './logger.js';
 import { reportCoverage, TranscriptKeepingFactory } from './e2e-coverage.js';
@@ -99,7 +99,7 @@ export async function executeTestE2E(io: CliIo, options: TestE2EOptions): Promis
     io.stderr(`parley: ${understanding.message}\n`);
     return { results: [], exitCode: 1 };
   }
-  const runtimeBuiltIns = knowledgeBuiltIns({
+  const builtIns = runtimeBuiltIns({
     assistant: project.assistant,
     index: model?.knowledge,
     logger,
@@ -112,7 +112,7 @@ export async function executeTestE2E(io: CliIo, options: TestE2EOptions): Promis
         projectRoot: options.projectRoot,
         stubs: stubs as ReadonlyMap<string, ActionStub>,
         logger,
-        runtimeBuiltIns,
+        runtimeBuiltIns: builtIns,
         commandGenerator: understanding.generator,
         ...(actions
           ? { extraActionSources: [new InProcessActionSource({ actions, clock: () => Date.now() / 1000 })] }

@@ -26,17 +26,28 @@ export function validateCommand(io: CliIo, name = 'validate'): Command {
   addProjectOptions(command).action(async (flags: ValidateFlags) => {
     // Loaded on use so that `parley --help` and other commands do not pay for the validator.
     const { validateProject } = await import('../project/validate/index.js');
+    const { checkActionModules } = await import('./check-action-modules.js');
+    const { sortDiagnostics } = await import('../project/diagnostics.js');
     const result = validateProject(
       toLocation(flags),
       flags.rasaVersion ? { rasaVersion: flags.rasaVersion } : {},
     );
+    const { assistant, files } = result.project;
+    const actionModules = await checkActionModules({
+      root: files.root,
+      endpoints: assistant.endpoints,
+      domain: assistant.domain,
+    });
+    const diagnostics = sortDiagnostics([...result.diagnostics, ...actionModules]);
     const output =
       flags.format === 'json'
-        ? formatDiagnosticsJson(result.diagnostics)
-        : formatDiagnosticsText(result.diagnostics, { quiet: flags.quiet === true });
+        ? formatDiagnosticsJson(diagnostics)
+        : formatDiagnosticsText(diagnostics, { quiet: flags.quiet === true });
     io.stdout(output);
-    const warned = result.diagnostics.some((item) => item.severity === 'warning');
-    io.setExitCode(result.hasErrors || (flags.failOnWarnings === true && warned) ? 1 : 0);
+    const failed = diagnostics.some(
+      (item) => item.severity === 'error' || (flags.failOnWarnings === true && item.severity === 'warning'),
+    );
+    io.setExitCode(failed ? 1 : 0);
   });
   return command;
 }

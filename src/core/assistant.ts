@@ -1,3 +1,4 @@
+import type { SubAgentConfig } from './agents/sub-agent.js';
 import type { DialogueData } from './dialogue/types.js';
 import type { NluData } from './domain/nlu-data.js';
 import type { Domain } from './domain/types.js';
@@ -32,4 +33,6 @@ export interface Assistant {
   /** endpoints.yml, schema-checked; each subsystem reads its own section */
   readonly endpoints: Readonly<Record<string, unknown>>;
   readonly credentials: Readonly<Record<string, unknown>>;
+  /** the external agents of `sub_agents/`, by name (empty when the project has none) */
+  readonly subAgents: ReadonlyMap<string, SubAgentConfig>;
 }

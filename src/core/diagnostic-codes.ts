@@ -170,6 +170,46 @@ export const DIAGNOSTIC_CODES = {
     'A flow reached through `call` contains a `link` step.',
     'Use `call` or `link`, not both.',
   ),
+  SUB_AGENT_CONFIG_INVALID: e(
+    'A `sub_agents/<folder>/config.yml` has a missing, unknown or malformed setting.',
+    'Write `agent: {name, protocol: a2a, description}` and `configuration: {agent_card: <URL or file>}` (optional: auth, timeout, max_retries, result_slots).',
+  ),
+  SUB_AGENT_PROTOCOL_UNSUPPORTED: e(
+    'A sub-agent uses `protocol: rasa` (a ReAct LLM agent), which Parley does not run.',
+    'Call an A2A agent instead: `protocol: a2a` with `configuration.agent_card`.',
+  ),
+  SUB_AGENT_CARD_NOT_FOUND: e(
+    "A sub-agent's `configuration.agent_card` names a file that does not exist.",
+    'Give the path of the agent card JSON (relative to the project folder) or its http(s) URL.',
+  ),
+  SUB_AGENT_NAME_CONFLICT: e(
+    'Two sub-agents have the same `agent.name`, or a sub-agent has the id of a flow.',
+    'Rename one: `call:` must name exactly one flow or agent.',
+  ),
+  SUB_AGENT_EXIT_IF_UNSUPPORTED: e(
+    'A call of a sub-agent has `exit_if`, which makes Rasa run its ReAct task agent instead of the A2A agent.',
+    'Remove `exit_if`: an A2A agent ends the call itself by completing its task.',
+  ),
+  MCP_SERVERS_INVALID: e(
+    '`mcp_servers` in endpoints.yml has an entry Parley cannot use (no name or url, a type other than http or https, a name used twice, an unsupported auth, an unset secret).',
+    'Give each server `name`, `url` (http:// or https://) and `type: http` or `https`; write secrets as `api_key: ${VAR}` or `token: ${VAR}`.',
+  ),
+  MCP_SERVER_UNKNOWN: e(
+    'A tool call step names an `mcp_server` that endpoints.yml does not list.',
+    'Add the server to `mcp_servers` in endpoints.yml, or fix the name.',
+  ),
+  MCP_MAPPING_INVALID: e(
+    'A tool call step needs both `mcp_server` and a `mapping` with `input` and `output` lists.',
+    'Write `mcp_server: <name>` and `mapping: {input: [{param, slot}], output: [{slot, value}]}` (either list may be empty).',
+  ),
+  MCP_MAPPING_UNKNOWN_SLOT: e(
+    'A tool call mapping names a slot the domain does not define.',
+    'Define the slot in the domain or fix its name.',
+  ),
+  MCP_OUTPUT_EXPRESSION_INVALID: e(
+    'A `mapping.output` value is not a valid Jinja expression over `result`.',
+    'Write a bare expression such as `result.structuredContent.status` or `result.content[0].text`, without {{ }}.',
+  ),
   NLU_TRIGGER_DUPLICATE_INTENT: e(
     'Two flows use the same intent as `nlu_trigger`.',
     'An intent can trigger one flow.',
@@ -288,8 +328,20 @@ export const DIAGNOSTIC_CODES = {
     'Use `type: pika` (RabbitMQ) or `type: sql` (docs/event-brokers.md), or remove the section.',
   ),
   CUSTOM_ACTIONS_NOT_IMPLEMENTED: w(
-    'The domain declares custom actions that nothing Parley runs provides: no action server `url` in `action_endpoint`, and no TypeScript or JavaScript module in the actions module (`actions_module`, default `actions/`); Python files there are not run. Each call fails and the user hears `utter_internal_error_rasa`. `validate` reports it when no module exists at all; `parley run` names the exact actions after loading the modules.',
+    'The domain declares custom actions that nothing Parley runs provides: no action server `url` in `action_endpoint`, and no TypeScript or JavaScript module in the actions module (`actions_module`, default `actions/`) exports them; Python files there are not run. Each call fails and the user hears `utter_internal_error_rasa`. `validate` imports the modules and names the exact actions (when every module loads); `parley run` says it again at start-up.',
     'Write the actions as TypeScript modules in the actions folder (`export default defineAction({ name, run })`), or set `action_endpoint.url` to a Rasa SDK action server running the Python actions.',
+  ),
+  ACTIONS_PACKAGE_NOT_ESM: e(
+    'Action modules (`.ts` or `.js`) use `import`/`export`, but the nearest package.json above them has no `"type": "module"` (or there is none), so Node would load them as CommonJS and `parley run` would fail to import them.',
+    'Add `"type": "module"` to the package.json of the assistant (`parley init` writes one), or name the modules `.mts`/`.mjs`.',
+  ),
+  ACTION_MODULE_IMPORT_FAILED: e(
+    "An action module does not load when imported as `parley run` imports it: a syntax error, an import that does not resolve (a package not installed, a wrong relative path), or an error thrown at load; the loader's message is quoted.",
+    "Fix the module at the position shown; a missing package is installed with `npm install <name>` in the assistant's folder (`parley` itself too).",
+  ),
+  ACTION_MODULE_EXPORTS_NO_ACTION: w(
+    'A module of the actions folder exports no action (an object with a string `name` and a `run` function, as `defineAction` returns) and no other action module imports it, so nothing of it runs.',
+    'Export the action: `export const myAction = defineAction({ name, run })` (or `export default`); a helper module is fine once an action module imports it.',
   ),
   // A2A server (endpoints.yml `a2a_server`)
   A2A_CONFIG_INVALID: e(

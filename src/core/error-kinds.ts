@@ -50,6 +50,16 @@ export const ERROR_KINDS: Readonly<Record<ErrorCode, ErrorKind>> = {
   NLG_BAD_RESPONSE: 'failure',
   A2A_CONFIG_INVALID: 'failure',
   A2A_SETUP_INCOMPATIBLE: 'failure',
+  MCP_SERVER_UNKNOWN: 'failure',
+  MCP_SERVER_UNREACHABLE: 'unavailable',
+  MCP_TIMEOUT: 'unavailable',
+  MCP_TOOL_NOT_FOUND: 'failure',
+  MCP_TOOL_FAILED: 'failure',
+  MCP_MAPPING_FAILED: 'failure',
+  AGENT_CONFIG_INVALID: 'failure',
+  AGENT_UNREACHABLE: 'unavailable',
+  AGENT_TIMEOUT: 'unavailable',
+  AGENT_BAD_RESPONSE: 'failure',
 };
 
 /** The stable code an error carries (an AppError's), or undefined for any other failure. */

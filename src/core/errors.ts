@@ -58,7 +58,17 @@ export type ErrorCode =
   | 'NLG_FAILED'
   | 'NLG_BAD_RESPONSE'
   | 'A2A_CONFIG_INVALID'
-  | 'A2A_SETUP_INCOMPATIBLE';
+  | 'A2A_SETUP_INCOMPATIBLE'
+  | 'MCP_SERVER_UNKNOWN'
+  | 'MCP_SERVER_UNREACHABLE'
+  | 'MCP_TIMEOUT'
+  | 'MCP_TOOL_NOT_FOUND'
+  | 'MCP_TOOL_FAILED'
+  | 'MCP_MAPPING_FAILED'
+  | 'AGENT_CONFIG_INVALID'
+  | 'AGENT_UNREACHABLE'
+  | 'AGENT_TIMEOUT'
+  | 'AGENT_BAD_RESPONSE';
 
 /** An infrastructure or usage failure that cannot become part of a conversation. */
 export class AppError extends Error {

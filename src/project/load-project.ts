@@ -1,4 +1,6 @@
+import type { SubAgentConfig } from '../core/agents/sub-agent.js';
 import type { Assistant } from '../core/assistant.js';
+import type { Flow, Step } from '../core/flows/types.js';
 import { EMPTY_NLU_DATA } from '../core/domain/nlu-data.js';
 import type { Diagnostic } from '../core/errors.js';
 import { FlowList } from '../core/flows/flow-list.js';
@@ -8,6 +10,7 @@ import { discoverProjectFiles } from './load/discover.js';
 import type { ProjectFiles, ProjectLocation } from './load/discover.js';
 import type { Environment } from './load/env-interpolation.js';
 import { readProject } from './load/read-project.js';
+import { readSubAgents } from './load/sub-agents.js';
 import type { RawProject, Section } from './load/read-project.js';
 import { buildConfig } from './normalise/config.js';
 import type { SourceContext } from './normalise/context.js';
@@ -57,7 +60,8 @@ export function loadProject(location: ProjectLocation, options: LoadOptions = {}
     });
   }
   const raw = readProject(files, options.env ?? process.env, diagnostics);
-  const assistant = buildAssistant(raw, diagnostics, options.rasaVersion);
+  const subAgents = files.missing.includes(files.root) ? new Map() : readSubAgents(files.root, diagnostics);
+  const assistant = buildAssistant(raw, diagnostics, options.rasaVersion, subAgents);
   reportMissingParts(location, files, raw, diagnostics);
   return { project: { assistant, files, raw, tests: raw.tests }, diagnostics };
 }
@@ -66,6 +70,7 @@ function buildAssistant(
   raw: RawProject,
   diagnostics: ProjectDiagnostics,
   rasaVersion: string | undefined,
+  subAgents: ReadonlyMap<string, SubAgentConfig>,
 ): Assistant {
   const own = (section: Section): SourceContext => ({ file: section.file, diagnostics, isDefault: false });
   const config = buildConfig(raw.config?.data ?? {}, rasaVersion);
@@ -75,7 +80,10 @@ function buildAssistant(
     ...domainSections.map((section) => ({ section, context: own(section) })),
     ...defaults,
   ]);
-  const projectFlows = raw.flows.flatMap((section) => buildFlows(section, own(section)));
+  const projectFlows = markAgentCalls(
+    raw.flows.flatMap((section) => buildFlows(section, own(section))),
+    subAgents,
+  );
   // The first definition of an id wins: the project's, then the version overlays, then the defaults.
   const taken = new Set(projectFlows.map((flow) => flow.id));
   const defaultFlows = defaults
@@ -95,7 +103,27 @@ function buildAssistant(
     ),
     endpoints: raw.endpoints?.data ?? {},
     credentials: raw.credentials?.data ?? {},
+    subAgents,
   };
+}
+
+/** Rasa's order for `call:`: an MCP tool (with mcp_server), else a loaded sub-agent, else a flow */
+function markAgentCalls(flows: Flow[], subAgents: ReadonlyMap<string, SubAgentConfig>): Flow[] {
+  if (subAgents.size === 0) return flows;
+  return flows.map((flow) =>
+    flow.steps.some((step) => step.kind === 'call' && step.callee !== 'mcp_tool' && subAgents.has(step.call))
+      ? {
+          ...flow,
+          steps: flow.steps.map((step) =>
+            isAgentCall(step, subAgents) ? { ...step, callee: 'agent' } : step,
+          ),
+        }
+      : flow,
+  );
+}
+
+function isAgentCall(step: Step, subAgents: ReadonlyMap<string, SubAgentConfig>): boolean {
+  return step.kind === 'call' && step.callee !== 'mcp_tool' && subAgents.has(step.call);
 }
 
 function defaultSections(

@@ -177,7 +177,9 @@ describe('REST channel (/webhooks/rest)', function () {
     expect(array.status).to.equal(400);
     const wrongSender = await post(server, '/webhooks/rest/webhook', { sender: { id: 1 }, message: 'hi' });
     expect(wrongSender.status).to.equal(400);
-    expect((wrongSender.json as { message: string }).message).to.contain("'sender'");
+    expect((wrongSender.json as { message: string }).message).to.equal(
+      "'sender' must be a non-empty string or a number.",
+    );
     const noMessage = await post(server, '/webhooks/rest/webhook', { sender: 'x' });
     expect(noMessage.status).to.equal(400);
     expect((noMessage.json as { message: string }).message).to.contain("'message'");

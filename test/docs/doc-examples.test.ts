@@ -9,6 +9,9 @@
  * - `parley …` examples (and `npx <a tool of node_modules>`) run through `sh` with bin/parley.js, in a
  *   second copy of the bundled assistant (`path/to/assistant` is that copy too), in document order, and
  *   must exit 0; a `console` block's output must be what the command prints (hex ids aside).
+ * - `cd DIR` (or `mkdir DIR && cd DIR`) moves the examples after it, in the same doc, into that folder
+ *   under the copy (docs/quickstart.md makes a new assistant there with `parley init`, which imports
+ *   'parley' through node_modules/parley of the temporary folder, a link to this repository).
  * - What cannot run here is in SKIPPED, with the reason. Any other command fails this test: a new
  *   example either runs or is listed there on purpose.
  */
@@ -29,6 +32,8 @@ interface Skip {
   /** a stable part of the command (or a pattern for the whole of it) */
   readonly match: string | RegExp;
   readonly reason: string;
+  /** only in this doc */
+  readonly file?: string;
 }
 
 const SKIPPED: readonly Skip[] = [
@@ -37,23 +42,57 @@ const SKIPPED: readonly Skip[] = [
   { match: 'npm run test:corpus', reason: 'needs the third-party corpus projects, not in this repository' },
   {
     match: /^npx parley test e2e\s*(#.*)?$/,
+    file: 'README.md',
     reason:
       'exits 1 on the bundled assistant, as the README says: three repair tests expect LLM commands; ' +
       'the --command-oracle example runs every test',
   },
+  {
+    match: /^npm (init -y|install (parley|\S+\.tgz))$/,
+    reason:
+      'installs Parley from the registry or a tarball; test/cli/init-package.test.ts installs `npm pack` of ' +
+      'this repository so and runs the quickstart on it',
+  },
   { match: 'nlu evaluate --train data.csv', reason: "data.csv and test.csv stand for the reader's own data" },
   { match: 'OPENAI_BASE_URL=', reason: 'needs an OpenAI-compatible LLM server, and serves until stopped' },
   { match: 'parley run', reason: 'serves until stopped (the curl examples run against `parley run`)' },
+  {
+    match: /^docker /,
+    reason:
+      'builds or runs a container image, and no image can be pulled here (test/docs/dockerfile.test.ts checks the Dockerfile)',
+  },
+  {
+    match: 'examples/a2a-client/',
+    reason: 'test/docs/a2a-client-examples.test.ts runs these clients against a server it starts',
+  },
+  {
+    match: 'Authorization: Bearer',
+    reason: 'needs a server with a2a_server.auth and a token from your identity provider',
+  },
+  {
+    match: 'pushNotificationConfig/set',
+    reason: 'needs push_notifications_enabled and a public receiver; the bundled assistant has push off',
+  },
   {
     match: /^npx parley shell\s*(#.*)?$/,
     reason: 'waits for a terminal; the piped `parley shell` example runs',
   },
 ];
 
-function skipOf(command: string): Skip | undefined {
-  return SKIPPED.find((skip) =>
-    typeof skip.match === 'string' ? command.includes(skip.match) : skip.match.test(command),
+function skipOf(example: DocExample): Skip | undefined {
+  const { command } = example;
+  return SKIPPED.find(
+    (skip) =>
+      (skip.file === undefined || skip.file === example.file) &&
+      (typeof skip.match === 'string' ? command.includes(skip.match) : skip.match.test(command)),
   );
+}
+
+/** `cd DIR` or `mkdir [-p] DIR && cd DIR`: the folder, relative; undefined for any other command. */
+function folderChange(command: string): string | undefined {
+  const change = /^(?:mkdir (?:-p )?([\w.-]+) && )?cd ([\w./-]+)$/.exec(command);
+  if (!change?.[2] || (change[1] !== undefined && change[1] !== change[2])) return undefined;
+  return change[2];
 }
 
 /** What a copy of the bundled assistant needs to load, train, test and run its custom actions. */
@@ -72,8 +111,8 @@ const ASSISTANT_FILES = [
 function copyAssistant(to: string): void {
   mkdirSync(to, { recursive: true });
   for (const file of ASSISTANT_FILES) cpSync(join(ROOT, file), join(to, file), { recursive: true });
-  // actions/*.ts import '../src/…', as they do in the repository
-  symlinkSync(join(ROOT, 'src'), join(to, 'src'));
+  // actions/*.ts import 'parley': the copied package.json names the package, whose exports are in dist/
+  symlinkSync(join(ROOT, 'dist'), join(to, 'dist'));
   symlinkSync(join(ROOT, 'node_modules'), join(to, 'node_modules'));
 }
 
@@ -122,6 +161,11 @@ function runnable(command: string): string | undefined {
 
 const HEX_ID = /\b[0-9a-f]{32}\b/g;
 
+interface TaskIds {
+  readonly id?: unknown;
+  readonly contextId?: unknown;
+}
+
 describe('the shell examples of the README and docs/ run as written', function () {
   this.timeout(60_000);
   const examples = readExamples(ROOT);
@@ -139,6 +183,9 @@ describe('the shell examples of the README and docs/ run as written', function (
     folder = mkdtempSync(join(tmpdir(), 'parley-doc-examples-'));
     copyAssistant(join(folder, 'server'));
     copyAssistant(join(folder, 'cli'));
+    // for assistants the docs create with `parley init` in folders of the copy
+    mkdirSync(join(folder, 'node_modules'));
+    symlinkSync(ROOT, join(folder, 'node_modules', 'parley'));
     mkdirSync(join(folder, 'cli', 'path', 'to'), { recursive: true });
     symlinkSync(join('..', '..'), join(folder, 'cli', 'path', 'to', 'assistant'));
     // one training for both copies (same files, same fingerprint)
@@ -185,14 +232,24 @@ describe('the shell examples of the README and docs/ run as written', function (
     return { ...ran, stdout: body };
   }
 
+  /** the folder the commands of a doc run in, once one of them went there with `cd` */
+  const folderOfDoc = new Map<string, string>();
+
   async function runExample(example: DocExample): Promise<void> {
     let ran: Ran;
+    const cwdOfDoc = folderOfDoc.get(example.file) ?? join(folder, 'cli');
+    const change = folderChange(example.command);
+    if (change !== undefined) {
+      mkdirSync(join(cwdOfDoc, change), { recursive: true });
+      folderOfDoc.set(example.file, join(cwdOfDoc, change));
+      return;
+    }
     if (/^curl\s/.test(example.command)) ran = await runCurl(example);
     else {
       const command = runnable(example.command);
       if (command === undefined)
         throw new Error('no way to run this example here: make it run, or add it to SKIPPED with the reason');
-      const cwd = /^npx mocha\s/.test(example.command) ? ROOT : join(folder, 'cli');
+      const cwd = /^npx mocha\s/.test(example.command) ? ROOT : cwdOfDoc;
       ran = await run('sh', ['-c', command], cwd);
       expect(ran.code, `exit code; stderr:\n${ran.stderr.slice(-2000)}`).to.equal(0);
     }
@@ -204,7 +261,9 @@ describe('the shell examples of the README and docs/ run as written', function (
     if (example.answer !== undefined) {
       const answer: unknown = JSON.parse(ran.stdout);
       expect(shapeMismatches(example.answer, answer), ran.stdout).to.deep.equal([]);
-      const result = (answer as { result?: { id?: unknown; contextId?: unknown } }).result;
+      // v0.3 answers the task itself, a v1.0 SendMessage `{task: {...}}`
+      const outer = (answer as { result?: TaskIds & { task?: TaskIds } }).result;
+      const result = outer?.task ?? outer;
       if (typeof result?.id === 'string') ids['TASK_ID'] = result.id;
       if (typeof result?.contextId === 'string') ids['CONTEXT_ID'] = result.contextId;
     }
@@ -212,13 +271,13 @@ describe('the shell examples of the README and docs/ run as written', function (
 
   for (const example of examples) {
     const title = `${example.file}:${example.line} ${example.command}`;
-    const skip = skipOf(example.command);
+    const skip = skipOf(example);
     if (skip) it.skip(`${title} (not run: ${skip.reason})`);
     else it(title, () => runExample(example));
   }
 
   it('finds the examples (curl calls, CLI commands, a console transcript, documented answers)', () => {
-    const run = examples.filter((example) => !skipOf(example.command));
+    const run = examples.filter((example) => !skipOf(example));
     expect(run.filter((example) => example.command.startsWith('curl')).length).to.be.at.least(4);
     expect(run.filter((example) => example.command.includes('parley')).length).to.be.at.least(8);
     expect(run.filter((example) => example.output).length).to.be.at.least(1);
@@ -226,7 +285,7 @@ describe('the shell examples of the README and docs/ run as written', function (
   });
 
   it('skips only what some example needs skipping', () => {
-    const unused = SKIPPED.filter((skip) => !examples.some((example) => skipOf(example.command) === skip));
+    const unused = SKIPPED.filter((skip) => !examples.some((example) => skipOf(example) === skip));
     expect(unused.map((skip) => String(skip.match))).to.deep.equal([]);
   });
 });

@@ -27,10 +27,11 @@ async function actionsOfModule(path: string): Promise<InProcessAction[]> {
   const module = await importUserModule(path);
   return Object.values(module)
     .flatMap((value) => (Array.isArray(value) ? (value as unknown[]) : [value]))
-    .filter(isAction);
+    .filter(isInProcessAction);
 }
 
-function isAction(value: unknown): value is InProcessAction {
+/** An exported value Parley registers as an action: a string `name` and a `run` function. */
+export function isInProcessAction(value: unknown): value is InProcessAction {
   return (
     typeof value === 'object' &&
     value !== null &&

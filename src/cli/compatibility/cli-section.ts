@@ -39,7 +39,7 @@ const RASA_CLI: Readonly<Record<string, readonly string[]>> = {
   ],
   shell: ['--model', '--endpoints', '--conversation-id'],
   'test e2e': ['--model', '--endpoints', '--fail-fast', '--e2e-results', '--coverage-report'],
-  init: [],
+  init: ['--no-prompt', '--init-dir', '--template'],
   inspect: [],
   interactive: [],
   'run actions': [],
@@ -53,7 +53,6 @@ const RASA_CLI: Readonly<Record<string, readonly string[]>> = {
 const RASA_LOG_FLAGS = ['--verbose', '--debug', '--quiet'];
 
 const MISSING_COMMAND_NOTES: Readonly<Record<string, string>> = {
-  init: 'copy examples/ or the bundled assistant',
   inspect: 'the web widget on the socket.io channel and the HTTP API',
   interactive: 'legacy NLU-based training; not planned',
   'run actions': 'custom actions are TypeScript modules (actions_module) or any Rasa SDK action server',

@@ -43,13 +43,15 @@ const STEP_KEY_NOTES: Readonly<Record<string, string>> = {
   silence_timeout: 'read; only voice channels use it and Parley ships none',
   dtmf: 'read; only voice channels use it and Parley ships none',
   reset_after_flow_ends: 'deprecated in Rasa 3.11 in favour of persisted_slots; still honoured',
-  exit_if: 'sub-agent calls (Rasa 3.14 beta): a call of anything but a flow is an error',
-  mcp_server: 'MCP tool calls (Rasa 3.14 beta): a call of anything but a flow is an error',
-  mapping: 'MCP tool calls (Rasa 3.14 beta): a call of anything but a flow is an error',
+  exit_if:
+    'makes Rasa run a ReAct task agent, which Parley does not; a plain `call` of an A2A sub-agent works (docs/orchestration.md)',
+  mcp_server: 'MCP tool calls (Rasa 3.14): the tool of a server of `mcp_servers` (docs/orchestration.md)',
+  mapping:
+    'MCP tool calls: `input` slots become the arguments, `output` Jinja expressions over `result` set slots',
 };
 
-/** Step keys the schema accepts for calls of sub-agents and MCP tools, which validate refuses. */
-const REFUSED_CALL_KEYS: ReadonlySet<string> = new Set(['exit_if', 'mcp_server', 'mapping']);
+/** Step keys the schema accepts for calls of sub-agents, which validate refuses. */
+const REFUSED_CALL_KEYS: ReadonlySet<string> = new Set(['exit_if']);
 
 /** Legacy step kinds of Rasa 3.7 that later versions refuse. */
 const LEGACY_STEP_KINDS = ['generation_prompt', 'entry_prompt', 'intent'];

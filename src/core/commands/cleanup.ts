@@ -1,7 +1,7 @@
 import type { EngineContext } from '../engine-context.js';
 import type { TrackerState } from '../events/tracker-state.js';
 import type { Frame, Stack } from '../stack/frames.js';
-import { isUserFrame } from '../stack/frames.js';
+import { isAgentFrame, isUserFrame } from '../stack/frames.js';
 import { findPattern, topUserFrame } from '../stack/operations.js';
 import { ROUTE_TO_CALM_SLOT } from '../coexistence.js';
 import { coerceSlotValue } from '../domain/slot-values.js';
@@ -26,7 +26,12 @@ export function cleanUpCommands(
     for (const result of cleanOne(command, state, context, { corrections })) cleaned.push(result);
   }
   if (corrections.length > 0) cleaned.push({ command: 'correct slot', corrected_slots: corrections });
-  return finalise(cleaned);
+  const result = finalise(cleaned);
+  // Rasa's ContinueAgent: what the assistant cannot handle itself goes to the sub-agent holding the
+  // conversation (its frame is on top), instead of pattern_cannot_handle
+  return isAgentFrame(state.stack.at(-1))
+    ? result.filter((command) => command.command !== 'cannot handle')
+    : result;
 }
 
 interface Accumulated {

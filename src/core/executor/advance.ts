@@ -11,12 +11,14 @@ import {
   topUserFrameIndex,
   withStepId,
 } from '../stack/operations.js';
+import { advanceAgentFrame } from './agent-frame.js';
 import { endFlow } from './flow-end.js';
+import { ACTION_LISTEN_NAME } from './listen.js';
 import { pushInternalError } from './internal-error.js';
 import { runStep } from './run-step.js';
 import { selectNextStep } from './select-next.js';
 
-export const ACTION_LISTEN = 'action_listen';
+export const ACTION_LISTEN = ACTION_LISTEN_NAME;
 
 /** The next action to run and the events that advancing the flows produced on the way. */
 export interface Prediction {
@@ -49,6 +51,11 @@ function advance(draft: TurnDraft, context: EngineContext): string | undefined {
   for (let steps = 0; steps < context.options.maxStepsPerPrediction; steps += 1) {
     const frame = topFrame(draft.stack);
     if (!frame) return ACTION_LISTEN;
+    if (frame.type === 'agent') {
+      const action = advanceAgentFrame(draft, frame);
+      if (action !== undefined) return action;
+      continue;
+    }
     const flow = context.flows.get(frame.flow_id);
     const next = flow ? selectNextStep(context.flows, flow, frame, draft.slots) : undefined;
     if (!flow || !next) {

@@ -70,11 +70,34 @@ export interface LinkStep extends StepBase {
   readonly link: string;
 }
 
+/** `mapping.input` of an MCP tool call: the tool's argument `param` takes the value of `slot` */
+export interface ToolInput {
+  readonly param: string;
+  readonly slot: string;
+}
+
+/** `mapping.output`: `slot` is set to `value`, a Jinja expression over the tool's `result` */
+export interface ToolOutput {
+  readonly slot: string;
+  readonly value: string;
+}
+
+/** A call step that calls a tool of an MCP server (`call: <tool>` with `mcp_server` and `mapping`). */
+export interface ToolCall {
+  readonly server: string;
+  readonly input: readonly ToolInput[];
+  readonly output: readonly ToolOutput[];
+}
+
 export interface CallStep extends StepBase {
   readonly kind: 'call';
   readonly call: string;
   /** what Rasa 3.14 calls besides flows: an MCP tool (`mcp_server`) or a sub-agent (`exit_if`) */
   readonly callee?: 'mcp_tool' | 'agent';
+  /** the tool call when `callee` is `mcp_tool` and the mapping is whole */
+  readonly tool?: ToolCall;
+  /** `exit_if` conditions as written (Rasa's ReAct task agents; Parley refuses them) */
+  readonly exitIf?: readonly string[];
 }
 
 export interface NoopStep extends StepBase {

@@ -38,7 +38,10 @@ export const RASA_ENDPOINT_SECTIONS: Readonly<Record<string, EndpointSection>> =
   },
   tracing: { support: 'warned', note: 'no OpenTelemetry export: structured logs and /metrics instead' },
   metrics: { support: 'warned', note: 'no OTLP metrics: Prometheus /metrics instead' },
-  mcp_servers: { support: 'warned', note: 'MCP servers are not connected' },
+  mcp_servers: {
+    support: 'supported',
+    note: 'tools called by flow steps (`call` with `mcp_server` and `mapping`) over Streamable HTTP; auth by `api_key` or `token` (OAuth not yet); docs/orchestration.md',
+  },
 };
 
 /**

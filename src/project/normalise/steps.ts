@@ -1,4 +1,4 @@
-import type { Branch, NextLink, Rejection, Step } from '../../core/flows/types.js';
+import type { Branch, CallStep, NextLink, Rejection, Step, ToolCall } from '../../core/flows/types.js';
 import { END_STEP } from '../../core/flows/types.js';
 import type { PathSegment } from '../load/yaml-file.js';
 import { buildCondition } from './conditions.js';
@@ -230,7 +230,29 @@ function slotAssignments(raw: unknown): { name: string; value: unknown }[] {
     .flatMap((entry) => Object.entries(entry).map(([name, value]) => ({ name, value })));
 }
 
-function calleeOf(raw: Record<string, unknown>): { callee?: 'mcp_tool' | 'agent' } {
-  if (raw['mcp_server'] !== undefined) return { callee: 'mcp_tool' };
-  return raw['exit_if'] !== undefined ? { callee: 'agent' } : {};
+function calleeOf(raw: Record<string, unknown>): Pick<CallStep, 'callee' | 'tool' | 'exitIf'> {
+  if (raw['mcp_server'] !== undefined) {
+    const tool = toolCallOf(raw['mcp_server'], raw['mapping']);
+    return tool ? { callee: 'mcp_tool', tool } : { callee: 'mcp_tool' };
+  }
+  const exitIf = raw['exit_if'];
+  return exitIf !== undefined
+    ? { callee: 'agent', exitIf: Array.isArray(exitIf) ? exitIf.map(String) : [String(exitIf)] }
+    : {};
+}
+
+/** Rasa needs both lists of a mapping; without them the step is reported, not run */
+function toolCallOf(server: unknown, mapping: unknown): ToolCall | undefined {
+  if (typeof server !== 'string' || !isRecord(mapping)) return undefined;
+  const { input, output } = mapping;
+  if (!Array.isArray(input) || !Array.isArray(output)) return undefined;
+  return {
+    server,
+    input: input
+      .filter(isRecord)
+      .map((entry) => ({ param: String(entry['param']), slot: String(entry['slot']) })),
+    output: output
+      .filter(isRecord)
+      .map((entry) => ({ slot: String(entry['slot']), value: String(entry['value']) })),
+  };
 }

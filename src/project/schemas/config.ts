@@ -1,4 +1,5 @@
 import type { SchemaObject } from 'ajv';
+import { described } from './describe.js';
 
 /*
  * JSON Schema (draft-07) of config.yml. Rasa only requires a map here (its own schema is
@@ -13,7 +14,12 @@ const component: SchemaObject = {
   type: 'object',
   'x-expected': 'a map with a name, e.g. `- name: FlowPolicy`',
   required: ['name'],
-  properties: { name: { type: 'string' } },
+  properties: {
+    name: described(
+      { type: 'string' },
+      'the component: a Rasa class name (see docs/compatibility.md) or a custom module path',
+    ),
+  },
 };
 
 const componentList = (example: string): SchemaObject => ({
@@ -28,15 +34,28 @@ export const configSchema: SchemaObject = {
   additionalProperties: false,
   'x-codes': { additionalProperties: 'CONFIG_IGNORED_KEY' },
   properties: {
-    version: { type: 'string' },
+    version: described({ type: 'string' }, 'the Rasa training data format version; read past'),
     // read by Rasa's TrainingDataImporter and by Parley's own settings
-    importers: { type: ['array', 'null'] },
-    parley: { type: ['object', 'null'] },
-    recipe: { type: 'string' },
-    language: { type: 'string' },
-    additional_languages: { type: ['array', 'null'], items: { type: 'string' } },
-    assistant_id: { type: ['string', 'number'] },
-    pipeline: componentList('CompactLLMCommandGenerator'),
-    policies: componentList('FlowPolicy'),
+    importers: described({ type: ['array', 'null'] }, "Rasa's training data importers; read past"),
+    parley: described({ type: ['object', 'null'] }, "Parley's own settings (see docs/decisions.md)"),
+    recipe: described({ type: 'string' }, 'the Rasa recipe; only `default.v1` exists', 'default.v1'),
+    language: described(
+      { type: 'string' },
+      'the language of the assistant (tokenisation, response translations)',
+      'en',
+    ),
+    additional_languages: described(
+      { type: ['array', 'null'], items: { type: 'string' } },
+      'more languages the responses and flow names are translated into',
+    ),
+    assistant_id: described(
+      { type: ['string', 'number'] },
+      'a unique name of the assistant: stored with its model, the default AgentCard name',
+    ),
+    pipeline: described(
+      componentList('CompactLLMCommandGenerator'),
+      'the understanding components, in order: NLU (tokenizers, featurizers, classifiers, extractors) and/or an LLM command generator; empty: Parley’s offline NLU',
+    ),
+    policies: described(componentList('FlowPolicy'), 'the dialogue policies; `FlowPolicy` runs the flows'),
   },
 };

@@ -1,4 +1,5 @@
 import type { SchemaObject } from 'ajv';
+import { described } from './describe.js';
 
 /*
  * JSON Schema (draft-07) of credentials.yml: a map of channel name to that channel's settings. The
@@ -10,9 +11,12 @@ import type { SchemaObject } from 'ajv';
 export const credentialsSchema: SchemaObject = {
   type: 'object',
   'x-expected': 'a map of channel name to channel settings',
-  additionalProperties: {
-    type: ['object', 'null'],
-    'x-expected': 'a map of channel settings (or empty, as in `rest:`)',
-    'x-hint': 'indent the settings under the channel name, e.g. `socketio:` then `  user_message_evt: ...`',
-  },
+  additionalProperties: described(
+    {
+      type: ['object', 'null'],
+      'x-expected': 'a map of channel settings (or empty, as in `rest:`)',
+      'x-hint': 'indent the settings under the channel name, e.g. `socketio:` then `  user_message_evt: ...`',
+    },
+    'a channel served under /webhooks/<name>/: `rest`, `callback`, `socketio`, or a custom channel module path, with its settings (docs/channels.md)',
+  ),
 };

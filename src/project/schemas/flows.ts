@@ -1,4 +1,5 @@
 import type { SchemaObject } from 'ajv';
+import { described } from './describe.js';
 
 /*
  * JSON Schema (draft-07) of a flows file: any YAML file with a top-level `flows:` key.
@@ -59,7 +60,10 @@ export const rejectionsSchema: SchemaObject = {
     required: ['if', 'utter'],
     additionalProperties: false,
     'x-codes': IGNORED,
-    properties: { if: predicateSchema, utter: text },
+    properties: {
+      if: described(predicateSchema, 'a condition on the new value, e.g. `slots.amount > 1000`'),
+      utter: described(text, 'the response sent when the value is refused'),
+    },
   },
 };
 
@@ -77,21 +81,38 @@ const nextSchema: SchemaObject = {
   then: { minItems: 1, items: { $ref: '#/definitions/branch' } },
 };
 
-const common = { id: text, description: text, metadata: {} };
-const withNext = { ...common, next: nextSchema };
+const common = {
+  id: described(
+    text,
+    'the step id (for `next`); default: `<flow>_<index>_<kind>_<name>`, as Rasa numbers them',
+  ),
+  description: described(text, 'what the step is for (read by the LLM for collect steps)'),
+  metadata: described({}, 'anything; kept with the step'),
+};
+const withNext = {
+  ...common,
+  next: described(
+    nextSchema,
+    'what comes after: a step id, `END`, or branches `- if: <condition>` / `then:` and `- else:`; default: the next step of the list',
+  ),
+};
 
 const silenceTimeout: SchemaObject = {
   type: ['number', 'object'],
   'x-expected': 'a number of seconds or a map of channel name to seconds',
   minimum: 0,
   if: { type: 'object' },
-  then: { additionalProperties: { type: 'number', minimum: 0 } },
+  then: { additionalProperties: { type: 'number', minimum: 0, description: 'seconds on that channel' } },
 };
 
 const dtmf: SchemaObject = {
   type: 'object',
   additionalProperties: false,
-  properties: { length: { type: 'integer', minimum: 1 }, finish_on_key: text, allow_audio_input: flag },
+  properties: {
+    length: described({ type: 'integer', minimum: 1 }, 'the number of keys to read'),
+    finish_on_key: described(text, 'the key that ends the input'),
+    allow_audio_input: described(flag, 'accept speech as well'),
+  },
   not: { required: ['length', 'finish_on_key'] },
   'x-message': "dtmf takes either 'length' or 'finish_on_key', not both",
 };
@@ -101,30 +122,59 @@ const mcpMapping: SchemaObject = {
   additionalProperties: false,
   properties: {
     input: {
+      description: 'tool parameters from slots',
       type: 'array',
-      items: { type: 'object', required: ['param', 'slot'], properties: { param: text, slot: text } },
+      items: {
+        type: 'object',
+        required: ['param', 'slot'],
+        properties: { param: described(text, 'the tool parameter'), slot: described(text, 'the slot') },
+      },
     },
     output: {
+      description: 'slots from the tool result',
       type: 'array',
-      items: { type: 'object', required: ['slot', 'value'], properties: { slot: text, value: text } },
+      items: {
+        type: 'object',
+        required: ['slot', 'value'],
+        properties: {
+          slot: described(text, 'the slot'),
+          value: described(text, 'an expression over `result`, the tool’s answer'),
+        },
+      },
     },
   },
 };
 
 /** The keys each step kind allows; `then` schemas of the step's `allOf`. */
 const stepKinds: Record<(typeof STEP_KINDS)[number], SchemaObject> = {
-  action: { additionalProperties: false, properties: { action: text, ...withNext } },
+  action: {
+    additionalProperties: false,
+    properties: {
+      action: described(text, 'action step: run this action (custom, built-in, or a response `utter_…`)'),
+      ...withNext,
+    },
+  },
   collect: {
     additionalProperties: false,
     properties: {
-      collect: text,
-      utter: text,
-      ask_before_filling: flag,
-      reset_after_flow_ends: flag,
-      rejections: rejectionsSchema,
-      force_slot_filling: flag,
-      silence_timeout: silenceTimeout,
-      dtmf,
+      collect: described(text, 'collect step: the slot to fill; the flow waits here until it has a value'),
+      utter: described(text, 'collect step: the response that asks for it', 'utter_ask_<slot>'),
+      ask_before_filling: described(flag, 'collect step: ask even when the slot already has a value', false),
+      reset_after_flow_ends: described(flag, 'collect step: empty the slot when the flow ends', true),
+      rejections: described(
+        rejectionsSchema,
+        'collect step: values refused, each with the response that says why',
+      ),
+      force_slot_filling: described(
+        flag,
+        'collect step: the next message only fills this slot (no other command)',
+        false,
+      ),
+      silence_timeout: described(
+        silenceTimeout,
+        'collect step, voice: seconds of silence before pattern_user_silence',
+      ),
+      dtmf: described(dtmf, 'collect step, voice: keypad input'),
       ...withNext,
     },
   },
@@ -136,6 +186,7 @@ const stepKinds: Record<(typeof STEP_KINDS)[number], SchemaObject> = {
         'set_slots slots are reset when the flow ends unless listed in the flow’s persisted_slots',
       ),
       set_slots: {
+        description: 'set_slots step: slots to set, e.g. `- amount: null`',
         type: 'array',
         'x-expected': 'a list of one-key maps, e.g. `- amount: null`',
         minItems: 1,
@@ -147,22 +198,37 @@ const stepKinds: Record<(typeof STEP_KINDS)[number], SchemaObject> = {
   link: {
     additionalProperties: false,
     // `next` is accepted here so the loader can report it with its own code (LINK_NOT_LAST).
-    properties: { link: text, ...withNext },
+    properties: {
+      link: described(text, 'link step: end this flow and start that one (the last step of its branch)'),
+      ...withNext,
+    },
   },
   call: {
     additionalProperties: false,
     properties: {
-      call: text,
-      exit_if: { type: 'array', minItems: 1, items: text },
-      mcp_server: text,
-      mapping: mcpMapping,
+      call: described(text, 'call step: run that flow as part of this one, then continue here'),
+      exit_if: described(
+        { type: 'array', minItems: 1, items: text },
+        'call step of a sub-agent (Rasa 3.14 beta): not supported yet',
+      ),
+      mcp_server: described(
+        text,
+        'call step of an MCP tool: the server (of `mcp_servers` in endpoints.yml) whose tool `call` names (docs/orchestration.md)',
+      ),
+      mapping: described(
+        mcpMapping,
+        'call step of an MCP tool: slots as the tool’s arguments, and the result into slots',
+      ),
       ...withNext,
     },
   },
   noop: {
     additionalProperties: false,
     required: ['next'],
-    properties: { noop: { const: true }, ...withNext },
+    properties: {
+      noop: described({ const: true }, 'noop step: does nothing but branch with `next`'),
+      ...withNext,
+    },
     'x-hint': "a noop step only branches: give it 'next' (a step id or a list of branches)",
   },
 };
@@ -178,7 +244,11 @@ const branch: SchemaObject = {
   type: 'object',
   additionalProperties: false,
   'x-codes': IGNORED,
-  properties: { if: predicateSchema, then: stepIdOrSteps, else: stepIdOrSteps },
+  properties: {
+    if: described(predicateSchema, 'a condition (`slots.amount > 100 and slots.verified`)'),
+    then: described(stepIdOrSteps, 'where to go when it holds: a step id, `END`, or a list of steps'),
+    else: described(stepIdOrSteps, 'the last branch: where to go otherwise'),
+  },
   oneOf: [{ required: ['if', 'then'] }, { required: ['else'] }],
   'x-message': 'a branch is either {if: <condition>, then: <step id or steps>} or {else: <step id or steps>}',
   'x-hint': "write '- if: slots.x', 'then: ...' for a condition, and end the list with '- else: ...'",
@@ -196,12 +266,20 @@ const nluTrigger: SchemaObject = {
       intent: {
         type: ['string', 'object'],
         'x-expected': 'an intent name or {name, confidence_threshold}',
+        description: 'an intent name, or `{name, confidence_threshold}`',
         if: { type: 'object' },
         then: {
           required: ['name'],
           additionalProperties: false,
           'x-codes': IGNORED,
-          properties: { name: text, confidence_threshold: { type: 'number', minimum: 0, maximum: 1 } },
+          properties: {
+            name: described(text, 'the intent'),
+            confidence_threshold: described(
+              { type: 'number', minimum: 0, maximum: 1 },
+              'the least confidence at which the intent starts the flow',
+              0,
+            ),
+          },
         },
       },
     },
@@ -214,21 +292,43 @@ const flow: SchemaObject = {
   'x-codes': { required: 'FLOW_EMPTY' },
   additionalProperties: false,
   properties: {
-    name: text,
-    description: text,
-    if: predicateSchema,
-    always_include_in_prompt: flag,
-    nlu_trigger: nluTrigger,
-    persisted_slots: { type: 'array', items: text },
-    run_pattern_completed: flag,
-    steps: { $ref: '#/definitions/steps' },
+    name: described(text, 'a human name (AgentCard skill name); default: the flow id'),
+    description: described(
+      text,
+      'what the flow does: read by the LLM to start it, and the AgentCard skill description',
+    ),
+    if: described(
+      predicateSchema,
+      'a guard: the flow may start only when it holds; `False` = only through `call` or `link`',
+    ),
+    always_include_in_prompt: described(
+      flag,
+      'LLM: list the flow in every prompt, whatever flow retrieval finds',
+      false,
+    ),
+    nlu_trigger: described(nluTrigger, 'intents that start the flow when NLU predicts them'),
+    persisted_slots: described(
+      { type: 'array', items: text },
+      'slots of set_slots/collect steps kept when the flow ends',
+    ),
+    run_pattern_completed: described(
+      flag,
+      'run pattern_completed ("anything else?") when the flow ends',
+      true,
+    ),
+    steps: { $ref: '#/definitions/steps', description: 'the steps, run in order (see below)' },
     translation: {
+      description: 'the flow name in other languages',
       type: 'object',
       'x-expected': 'a map of language code to {name}',
-      additionalProperties: { type: 'object', properties: { name: text } },
+      additionalProperties: {
+        type: 'object',
+        description: 'a language code, e.g. `de`',
+        properties: { name: described(text, 'the flow name in that language') },
+      },
     },
-    metadata: {},
-    file_path: text,
+    metadata: described({}, 'anything; kept with the flow'),
+    file_path: described(text, 'set by Rasa’s exporter; read past'),
   },
 };
 
@@ -250,8 +350,13 @@ export const flowsFileSchema: SchemaObject = {
   type: 'object',
   required: ['flows'],
   properties: {
-    version: { type: 'string', 'x-hint': 'quote the version, e.g. version: "3.1"' },
+    version: described(
+      { type: 'string', 'x-hint': 'quote the version, e.g. version: "3.1"' },
+      'the Rasa format version, e.g. "3.1"',
+    ),
     flows: {
+      description:
+        'the flows, by id (letters, digits, `_`, `-`); an id starting `pattern_` replaces that default pattern',
       type: 'object',
       'x-expected': 'a map of flow id to flow',
       propertyNames: {
@@ -260,7 +365,7 @@ export const flowsFileSchema: SchemaObject = {
         'x-hint': "rename the flow, e.g. 'transfer_money' instead of 'transfer money'",
         'x-codes': { pattern: 'FLOW_INVALID_ID' },
       },
-      additionalProperties: { $ref: '#/definitions/flow' },
+      additionalProperties: { $ref: '#/definitions/flow', description: 'a flow, by id' },
     },
   },
   definitions: {

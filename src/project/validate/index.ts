@@ -17,6 +17,7 @@ import { envReferencesRule } from './rules/env-references.js';
 import { flowIdentityRule } from './rules/flow-identity.js';
 import { flowReferencesRule } from './rules/flow-references.js';
 import { knowledgeRule } from './rules/knowledge.js';
+import { mcpToolCallsRule } from './rules/mcp-tool-calls.js';
 import { nluDataRule } from './rules/nlu-data.js';
 import { nluTriggersRule } from './rules/nlu-triggers.js';
 import { persistedSlotsRule } from './rules/persisted-slots.js';
@@ -31,6 +32,7 @@ export const VALIDATION_RULES: readonly ValidationRule[] = [
   flowIdentityRule,
   stepStructureRule,
   flowReferencesRule,
+  mcpToolCallsRule,
   nluTriggersRule,
   persistedSlotsRule,
   collectStepsRule,

@@ -5,8 +5,11 @@ import type { ValidationRule } from '../rule.js';
 /**
  * A quoted `"${VAR}"` in endpoints.yml or credentials.yml stays as written, as in Rasa, which expands only
  * unquoted values; said once per value, with how to write it. Model settings under `model_groups` are
- * exempt: Parley (like Rasa's LLM clients) expands `${VAR}` there when it calls the model.
+ * and `mcp_servers` are exempt: Parley (like Rasa's LLM and MCP clients) expands `${VAR}` there when it
+ * uses them.
  */
+const EXPANDED_WHEN_USED: ReadonlySet<string> = new Set(['model_groups', 'mcp_servers']);
+
 export const envReferencesRule: ValidationRule = {
   name: 'env-references',
   check(context) {
@@ -14,7 +17,7 @@ export const envReferencesRule: ValidationRule = {
     for (const section of [endpoints, credentials]) {
       if (!section) continue;
       for (const reference of quotedReferences(section.file)) {
-        if (reference.keys[0] === 'model_groups') continue;
+        if (EXPANDED_WHEN_USED.has(reference.keys[0] ?? '')) continue;
         context.report('ENV_VAR_QUOTED', reference.where, message(section, reference.keys, reference.value));
       }
     }

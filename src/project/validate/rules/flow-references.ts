@@ -17,6 +17,14 @@ export const flowReferencesRule: ValidationRule = {
         checkCall(context, flow, step.call, step);
       }
     }
+    for (const [name, agent] of context.assistant.subAgents) {
+      if (context.assistant.flows.has(name))
+        context.report(
+          'SUB_AGENT_NAME_CONFLICT',
+          { file: agent.file, line: 1, column: 1 },
+          `The sub-agent '${name}' has the id of a flow; \`call: ${name}\` would be ambiguous.`,
+        );
+    }
     for (const flowId of called) {
       const flow = context.assistant.flows.get(flowId);
       const link = flow?.steps.find((step) => step.kind === 'link');
@@ -77,18 +85,22 @@ function checkCall(context: RuleContext, flow: Flow, target: string, step: StepO
   }
   if (isPatternId(target)) {
     context.reportStep('CALL_TO_PATTERN', flow, step, `Flow '${flow.id}' calls the pattern '${target}'.`);
-  } else if (!context.assistant.flows.has(target)) {
+  } else if (step.callee === 'agent' && context.assistant.subAgents.has(target)) {
+    if (step.exitIf)
+      context.reportStep(
+        'SUB_AGENT_EXIT_IF_UNSUPPORTED',
+        flow,
+        step,
+        `Flow '${flow.id}' calls the sub-agent '${target}' with exit_if, which Rasa runs as a ReAct task agent; Parley calls A2A agents until their task ends.`,
+      );
+  } else if (step.callee !== 'mcp_tool' && !context.assistant.flows.has(target)) {
+    // a tool call is checked by the mcp-tool-calls rule
     context.reportStep('CALL_UNKNOWN_FLOW', flow, step, unknownCallMessage(flow.id, step));
   }
 }
 
-const CALLEE_NAMES = { mcp_tool: 'the MCP tool', agent: 'the sub-agent' } as const;
-
-// Rasa 3.14 also calls MCP tools and sub-agents; Parley calls flows only, and says so
 function unknownCallMessage(flowId: string, step: StepOf<'call'>): string {
-  if (step.callee === undefined) return `Flow '${flowId}' calls '${step.call}', which is no flow.`;
-  return (
-    `Flow '${flowId}' calls ${CALLEE_NAMES[step.callee]} '${step.call}': Parley calls flows only ` +
-    '(MCP tools and sub-agents are not supported).'
-  );
+  if (step.callee === undefined)
+    return `Flow '${flowId}' calls '${step.call}', which is no flow and no sub-agent of sub_agents/.`;
+  return `Flow '${flowId}' calls the sub-agent '${step.call}', which sub_agents/ does not define.`;
 }

@@ -11,7 +11,7 @@ interface DiagramFlags extends ProjectFlags {
 /** `parley data diagram [FLOW] --out DIR`: one SVG diagram per flow (or of FLOW alone). */
 export function diagramCommand(io: CliIo): Command {
   const command = new Command('diagram')
-    .description('draw the flows as SVG diagrams, one <flow_id>.svg per flow')
+    .description('draw the flows as SVG diagrams, one file per flow (FLOW_ID.svg)')
     .argument('[flow]', 'draw only this flow (default: every flow, the pattern flows too)')
     .option('--out <dir>', 'the folder to write the diagrams to (created if missing)', 'diagrams')
     .option('--no-patterns', 'leave out the pattern flows (pattern_*) when drawing every flow');

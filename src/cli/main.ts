@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { PARLEY_VERSION } from '../version.js';
+import { diagramCommand } from './diagram-command.js';
 import { initCommand } from './init-command.js';
 import type { CliIo } from './io.js';
 import { nluCommand } from './nlu-evaluate-command.js';
@@ -21,6 +22,7 @@ export function buildProgram(io: CliIo): Command {
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
   const data = new Command('data').description('commands for the assistant data').exitOverride();
   data.addCommand(validateCommand(io));
+  data.addCommand(diagramCommand(io));
   program.addCommand(initCommand(io));
   program.addCommand(data);
   program.addCommand(validateCommand(io), {});

@@ -10,9 +10,7 @@ import { buildProgram } from './main.js';
  */
 
 /** Why a Rasa flag has no Parley counterpart, by flag. */
-const FLAG_REASONS: Readonly<Record<string, string>> = {
-  '--coverage-report': 'no flow coverage report in this version',
-};
+const FLAG_REASONS: Readonly<Record<string, string>> = {};
 
 /** What differs in a command Parley has, by command. */
 const COMMAND_NOTES: Readonly<Record<string, string>> = {

@@ -20,6 +20,7 @@ import { AgentDriverFactory } from './agent-driver.js';
 import { runtimeBuiltIns } from './runtime-built-ins.js';
 import { composeAgent } from './compose.js';
 import { createLogger } from './logger.js';
+import { reportCoverage, TranscriptKeepingFactory } from './e2e-coverage.js';
 import { chooseUnderstanding } from './understanding.js';
 import { useModel } from './use-model.js';
 import type { ModelFlags } from './use-model.js';
@@ -53,6 +54,8 @@ export interface TestE2EOptions {
   readonly model?: ModelFlags;
   /** the environment the model config reads (`${VAR}`, OPENAI_BASE_URL, ...); default process.env */
   readonly env?: Environment;
+  /** `--coverage-report`: print flow coverage and write its HTML report into this folder */
+  readonly coverageDir?: string;
 }
 
 export interface TestE2EOutcome {
@@ -102,7 +105,7 @@ export async function executeTestE2E(io: CliIo, options: TestE2EOptions): Promis
     logger,
     ...(options.env ? { env: options.env } : {}),
   });
-  const driverFactory = new AgentDriverFactory({
+  const agentDrivers = new AgentDriverFactory({
     createAgent: (stubs) =>
       composeAgent({
         assistant: project.assistant,
@@ -116,6 +119,7 @@ export async function executeTestE2E(io: CliIo, options: TestE2EOptions): Promis
           : {}),
       }),
   });
+  const driverFactory = options.coverageDir ? new TranscriptKeepingFactory(agentDrivers) : agentDrivers;
   const results = await runE2E({
     files:
       options.deterministicOnly && oracle ? onlyDeterministic(files, oracle, options.projectRoot) : files,
@@ -135,7 +139,18 @@ export async function executeTestE2E(io: CliIo, options: TestE2EOptions): Promis
   });
   io.stdout(formatReport(results) + '\n');
   if (options.resultsDir) await writeResultFiles(options.resultsDir, results);
-  const passed = results.length > 0 && results.every((result) => result.passed) && broken === 0;
+  let coverageWritten = true;
+  if (options.coverageDir && driverFactory instanceof TranscriptKeepingFactory) {
+    coverageWritten = reportCoverage(io, {
+      flows: project.assistant.flows,
+      projectRoot: options.projectRoot,
+      outputDir: options.coverageDir,
+      results,
+      transcripts: driverFactory.transcripts,
+    });
+  }
+  const passed =
+    results.length > 0 && results.every((result) => result.passed) && broken === 0 && coverageWritten;
   return {
     results,
     exitCode: passed ? 0 : 1,

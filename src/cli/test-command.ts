@@ -14,7 +14,12 @@ interface TestFlags extends ProjectFlags, LoggingFlags {
   readonly failFast?: boolean;
   readonly deterministicOnly?: boolean;
   readonly model?: string;
+  readonly coverageReport?: boolean;
+  readonly coverageOutputPath?: string;
 }
+
+/** Rasa's default folder for `--coverage-report`, inside the assistant's folder. */
+const DEFAULT_COVERAGE_FOLDER = 'e2e_coverage_results';
 
 /** `parley test e2e`: runs Rasa e2e test files against the assistant, in process. */
 export function testCommand(io: CliIo): Command {
@@ -39,6 +44,14 @@ export function testCommand(io: CliIo): Command {
       'write e2e_results_passed.yml / e2e_results_failed.yml (default: tests/)',
     )
     .option('--fail-fast', 'stop after the first failing test case')
+    .option(
+      '--coverage-report',
+      'print which flow steps and branches the tests reached, and write an HTML report with a diagram per flow',
+    )
+    .option(
+      '--coverage-output-path <dir>',
+      `where --coverage-report writes its report (default: ${DEFAULT_COVERAGE_FOLDER}/ in the project)`,
+    )
     .option('--deterministic-only', 'with an oracle: skip the test cases it marks as needing an LLM')
     .option(
       '-m, --model <path>',
@@ -71,6 +84,9 @@ export function testCommand(io: CliIo): Command {
       quiet: flags.quiet ?? false,
       logger: createLogger(level ? { level } : {}),
       model: flags.model !== undefined ? { path: flags.model } : {},
+      ...(flags.coverageReport
+        ? { coverageDir: flags.coverageOutputPath ?? resolve(flags.project, DEFAULT_COVERAGE_FOLDER) }
+        : {}),
     });
     io.setExitCode(code);
   });

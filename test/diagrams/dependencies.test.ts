@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import { ESLint } from 'eslint';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -32,5 +33,27 @@ describe('src/diagrams dependencies', () => {
   it('flags a forbidden import (the checker itself works)', () => {
     expect(importsOf("import { x } from '../runtime/agent.js';")).to.deep.equal(['../runtime/agent.js']);
     expect(importsOf("const m = await import('node:fs');")).to.deep.equal(['node:fs']);
+  });
+
+  it('is enforced by the lint layer rule, which lets the edges, testing and cli import it', async function () {
+    this.timeout(30_000);
+    const eslint = new ESLint();
+    const messagesOf = async (file: string, text: string): Promise<string[]> => {
+      const [result] = await eslint.lintText(text, { filePath: file });
+      return (result?.messages ?? [])
+        .filter((m) => m.ruleId === 'parley/layer-imports')
+        .map((m) => m.message);
+    };
+    const bad = await messagesOf(
+      'src/diagrams/sample.ts',
+      "import { Agent } from '../runtime/agent.js';\nimport { readFileSync } from 'node:fs';\nexport { Agent, readFileSync };\n",
+    );
+    expect(bad).to.have.length(2);
+    expect(bad[0]).to.contain('src/diagrams may not import src/runtime');
+    expect(bad[1]).to.contain("may import only the packages @dagrejs/dagre, not 'node:fs'");
+    const uses = "import { renderFlowDiagram } from '../diagrams/index.js';\nexport { renderFlowDiagram };\n";
+    for (const layer of ['server', 'testing', 'cli'])
+      expect(await messagesOf(`src/${layer}/sample.ts`, uses), layer).to.deep.equal([]);
+    expect(await messagesOf('src/runtime/sample.ts', uses)).to.have.length(1);
   });
 });

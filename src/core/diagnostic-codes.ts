@@ -48,6 +48,10 @@ export const DIAGNOSTIC_CODES = {
     'endpoints.yml has a top-level key that names no section Rasa reads (a misspelt `tracker_stor:`, say); it is ignored, as in Rasa, and the section it stands for keeps its default.',
     'Check its spelling against the sections the message lists (action_endpoint, tracker_store, lock_store, nlg, model_groups, ...).',
   ),
+  ENDPOINTS_KEY_MISSPELT: w(
+    'A key of an endpoints.yml section (action_endpoint, tracker_store, lock_store, ...) is unknown and a near miss of a key the section reads and lacks (`urll:` for `url:`); it is passed on unread, as Rasa passes extra keys to the implementation, so the setting it stands for keeps its default.',
+    'Fix the spelling the hint suggests; a key meant for a custom implementation can stay, and the warning be ignored.',
+  ),
   NLU_SCHEMA: e(
     'An NLU training data file does not match the NLU format.',
     'See the Rasa NLU data reference.',

@@ -16,6 +16,20 @@ export interface DiagnosticInput {
 /** Collects every problem found while loading and validating; nothing stops at the first one. */
 export class ProjectDiagnostics {
   private readonly items: Diagnostic[] = [];
+  private readonly misspelt = new Set<string>();
+
+  /**
+   * Notes that the map at `path` of `file` has a near miss of `key` (reported already): the checks that
+   * follow do not report `key` as missing there too.
+   */
+  noteMisspelling(file: string, path: readonly (string | number)[], key: string): void {
+    this.misspelt.add(misspeltKey(file, path, key));
+  }
+
+  /** Whether the map at `path` lacks one of `keys` because it was misspelt (see noteMisspelling). */
+  isMisspelt(file: string | undefined, path: readonly (string | number)[], keys: readonly string[]): boolean {
+    return file !== undefined && keys.some((key) => this.misspelt.has(misspeltKey(file, path, key)));
+  }
 
   add(input: DiagnosticInput): void {
     const info = DIAGNOSTIC_CODES[input.code];
@@ -49,6 +63,10 @@ export class ProjectDiagnostics {
   get hasErrors(): boolean {
     return this.items.some((item) => item.severity === 'error');
   }
+}
+
+function misspeltKey(file: string, path: readonly (string | number)[], key: string): string {
+  return JSON.stringify([file, path.map(String), key]);
 }
 
 export function sortDiagnostics(items: readonly Diagnostic[]): Diagnostic[] {

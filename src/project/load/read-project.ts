@@ -126,6 +126,9 @@ function checked(
       hint: problem.hint,
       ...(flowId === undefined ? {} : { flowId }),
     });
+    const misspelling = problem.misspelling;
+    if (misspelling)
+      diagnostics.noteMisspelling(file.path, pointerToPath(misspelling.parent), misspelling.intended);
   }
   return { file, data };
 }

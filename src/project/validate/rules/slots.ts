@@ -26,8 +26,18 @@ export const slotsRule: ValidationRule = {
           `The ${slot.type} slot '${slot.name}' has the initial value ${JSON.stringify(slot.initialValue)}.`,
         );
       }
-      for (const mapping of slot.mappings) {
-        if (mapping.type === 'from_entity' && !domain.entities.includes(mapping.entity)) {
+      slot.mappings.forEach((mapping, index) => {
+        const path = ['slots', slot.name, 'mappings', index];
+        if (mapping.type === 'from_entity' && mapping.entity === '') {
+          // a misspelt `entity:` was reported by the schema check, as that key
+          if (!context.isMisspelt(where?.file, path, 'entity'))
+            context.report(
+              'SLOT_MAPPING_UNKNOWN_ENTITY',
+              where,
+              `A from_entity mapping of slot '${slot.name}' names no entity.`,
+              { hint: 'Add `entity: <entity name>` to the mapping.' },
+            );
+        } else if (mapping.type === 'from_entity' && !domain.entities.includes(mapping.entity)) {
           context.report(
             'SLOT_MAPPING_UNKNOWN_ENTITY',
             where,
@@ -43,7 +53,7 @@ export const slotsRule: ValidationRule = {
             );
           }
         }
-      }
+      });
     }
   },
 };

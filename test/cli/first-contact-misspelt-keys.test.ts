@@ -1,0 +1,79 @@
+import { expect } from 'chai';
+import type { Diagnostic } from '../../src/core/errors.js';
+import { runCli } from './cli-harness.js';
+
+const FIXTURE = 'test/fixtures/first-contact/misspelt-keys';
+
+/** Each misspelt key of the fixture: where it is, the one code it gets and the key it stands for. */
+const MISSPELT = [
+  { file: 'config.yml', line: 2, code: 'CONFIG_IGNORED_KEY', key: 'languge', meant: 'language' },
+  { file: 'domain.yml', line: 2, code: 'DOMAIN_IGNORED_KEY', key: 'respones', meant: 'responses' },
+  { file: 'domain.yml', line: 10, code: 'DOMAIN_IGNORED_KEY', key: 'mapings', meant: 'mappings' },
+  // not also "maps from the undeclared entity"
+  { file: 'domain.yml', line: 16, code: 'DOMAIN_IGNORED_KEY', key: 'entitty', meant: 'entity' },
+  // not also RESPONSE_EMPTY, nor a second "unknown property" warning
+  { file: 'domain.yml', line: 23, code: 'DOMAIN_SCHEMA', key: 'txt', meant: 'text' },
+  {
+    file: 'endpoints.yml',
+    line: 1,
+    code: 'ENDPOINTS_IGNORED_KEY',
+    key: 'action_endpoit',
+    meant: 'action_endpoint',
+  },
+  // an open section (extra keys go to the implementation): only a near miss of a key it reads is said
+  { file: 'endpoints.yml', line: 4, code: 'ENDPOINTS_KEY_MISSPELT', key: 'tpye', meant: 'type' },
+  {
+    file: 'endpoints.yml',
+    line: 7,
+    code: 'A2A_DESCRIPTION_MISSING',
+    key: 'descripton',
+    meant: 'description',
+  },
+  // not also FLOW_MISSING_DESCRIPTION
+  { file: 'data/flows.yml', line: 3, code: 'FLOWS_SCHEMA', key: 'descripton', meant: 'description' },
+  // not also "unknown property 'stesp'"
+  { file: 'data/flows.yml', line: 4, code: 'FLOW_EMPTY', key: 'stesp', meant: 'steps' },
+  { file: 'data/flows.yml', line: 9, code: 'FLOWS_SCHEMA', key: 'colect', meant: 'collect' },
+  { file: 'data/flows.yml', line: 13, code: 'FLOWS_SCHEMA', key: 'thn', meant: 'then' },
+] as const;
+
+describe('parley data validate on misspelt keys', function () {
+  this.timeout(30_000);
+  let diagnostics: readonly Diagnostic[];
+  let code: number;
+  before(async () => {
+    const run = await runCli(['data', 'validate', '-p', FIXTURE, '--format', 'json']);
+    code = run.code;
+    diagnostics = (JSON.parse(run.stdout) as { diagnostics: Diagnostic[] }).diagnostics;
+  });
+
+  for (const typo of MISSPELT) {
+    it(`says '${typo.key}' in ${typo.file} once, as ${typo.code} with "did you mean '${typo.meant}'?"`, () => {
+      const here = diagnostics.filter(
+        (item) => item.file === `${FIXTURE}/${typo.file}` && item.line === typo.line,
+      );
+      expect(here.map((item) => item.code)).to.deep.equal([typo.code]);
+      expect(`${here[0]?.message} ${here[0]?.hint}`).to.contain(`'${typo.key}'`);
+      expect(here[0]?.hint).to.contain(`did you mean '${typo.meant}'?`);
+    });
+  }
+
+  it('says nothing else: no follow-on errors of the missing keys', () => {
+    expect(diagnostics.map((item) => `${item.file}:${item.line} ${item.code}`)).to.have.lengthOf(
+      MISSPELT.length,
+    );
+  });
+
+  it('fails on the keys a place requires (steps, a branch, a response text), not on ignored ones', () => {
+    expect(code).to.equal(1);
+    const errors = diagnostics.filter((item) => item.severity === 'error').map((item) => item.code);
+    expect(errors).to.have.members([
+      'FLOWS_SCHEMA',
+      'FLOW_EMPTY',
+      'FLOWS_SCHEMA',
+      'FLOWS_SCHEMA',
+      'DOMAIN_SCHEMA',
+      'A2A_DESCRIPTION_MISSING',
+    ]);
+  });
+});

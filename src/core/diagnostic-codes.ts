@@ -20,6 +20,10 @@ export const DIAGNOSTIC_CODES = {
     'Check the path flags: -p/--project (the assistant folder; for `parley run`, --project), --config, --domain, --data, --endpoints, --credentials.',
   ),
   YAML_SYNTAX: e('A YAML file does not parse.', 'Fix the YAML syntax at the position shown.'),
+  CHECKS_SKIPPED: i(
+    'A domain or data file is missing or does not parse: the findings of other files about names it may declare (unknown slots, responses, actions, intents, flows) are left out rather than listed as errors of their own.',
+    'Fix the file reported above; validate again to see those checks.',
+  ),
   YAML_DUPLICATE_KEY: e('A YAML mapping has the same key twice.', 'Remove or rename one of the keys.'),
   ENV_VAR_UNSET: e(
     'A `${VAR}` reference names an environment variable that is not set.',

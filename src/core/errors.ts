@@ -21,6 +21,8 @@ export interface Diagnostic {
   readonly stepId?: string;
   readonly message: string;
   readonly hint: string;
+  /** the text of the offending line, when it helps to see it (a YAML syntax error) */
+  readonly source?: string;
 }
 
 /** Stable error codes of runtime failures; mapped to HTTP, JSON-RPC and exit codes only at the edges. */

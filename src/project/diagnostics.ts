@@ -11,6 +11,7 @@ export interface DiagnosticInput {
   readonly hint?: string;
   readonly flowId?: string;
   readonly stepId?: string;
+  readonly source?: string;
 }
 
 /** Collects every problem found while loading and validating; nothing stops at the first one. */
@@ -43,6 +44,7 @@ export class ProjectDiagnostics {
       ...(input.stepId === undefined ? {} : { stepId: input.stepId }),
       message: input.message,
       hint: input.hint ?? info.hint,
+      ...(input.source === undefined ? {} : { source: input.source }),
     });
   }
 
@@ -54,6 +56,14 @@ export class ProjectDiagnostics {
   ): void {
     const position = where ?? { file: '<unknown>', line: 1, column: 1 };
     this.add({ ...extra, code, file: position.file, line: position.line, column: position.column, message });
+  }
+
+  /** Removes the diagnostics `unwanted` picks; returns how many. */
+  drop(unwanted: (item: Diagnostic) => boolean): number {
+    const before = this.items.length;
+    const kept = this.items.filter((item) => !unwanted(item));
+    this.items.splice(0, this.items.length, ...kept);
+    return before - kept.length;
   }
 
   get all(): readonly Diagnostic[] {
@@ -69,10 +79,17 @@ function misspeltKey(file: string, path: readonly (string | number)[], key: stri
   return JSON.stringify([file, path.map(String), key]);
 }
 
+/** At one position, what fails comes first, then warnings, then notes about them. */
+const SEVERITY_ORDER: Record<Diagnostic['severity'], number> = { error: 0, warning: 1, info: 2 };
+
 export function sortDiagnostics(items: readonly Diagnostic[]): Diagnostic[] {
   return [...items].sort(
     (a, b) =>
-      byCodeUnits(a.file, b.file) || a.line - b.line || a.column - b.column || byCodeUnits(a.code, b.code),
+      byCodeUnits(a.file, b.file) ||
+      a.line - b.line ||
+      a.column - b.column ||
+      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+      byCodeUnits(a.code, b.code),
   );
 }
 

@@ -93,10 +93,31 @@ async function runServer(io: CliIo, flags: RunFlags, signals: NodeJS.EventEmitte
   }
   const level = requestedLogLevel(flags);
   const { createLogger } = await import('./logger.js');
-  const logger = createLogger({ defaultLevel: 'info', ...(level ? { level } : {}) });
+  const logOptions = { defaultLevel: 'info', ...(level ? { level } : {}) };
+  const logger = createLogger(logOptions);
+  // a failed start is logged in the same format, through the command's own stderr
+  const failureLog = createLogger({
+    ...logOptions,
+    destination: { write: (line: string) => io.stderr(line) },
+  });
+  const { isPortInUse, logStartUpFailure, portInUseError } = await import('./start-up-failure.js');
+  const failed = (error: unknown): number => {
+    logStartUpFailure(failureLog, error, logger.isLevelEnabled('debug'));
+    return 1;
+  };
+  // before the model is trained or loaded: a taken port would only be found at the very end
+  if (await isPortInUse(flags.interface, port)) return failed(portInUseError(port));
   if (workers > 1 && !(await import('./workers.js')).isWorker()) {
     const { runPrimary } = await import('./run-workers.js');
-    return runPrimary(io, { flags, workers, host: flags.interface, tls: tls !== undefined, logger, signals });
+    return runPrimary(io, {
+      flags,
+      workers,
+      host: flags.interface,
+      tls: tls !== undefined,
+      logger,
+      signals,
+      failed,
+    });
   }
   // every request path catches its own failures; should one slip through, it is a bug to report, not a
   // reason for one caller to take the server down for every other caller
@@ -108,7 +129,7 @@ async function runServer(io: CliIo, flags: RunFlags, signals: NodeJS.EventEmitte
   };
   process.on('unhandledRejection', onUnhandled);
   try {
-    return await serveUntilStopped(io, { flags, port, tls, logger, signals });
+    return await serveUntilStopped(io, { flags, port, tls, logger, signals, failed });
   } finally {
     process.off('unhandledRejection', onUnhandled);
   }
@@ -122,6 +143,8 @@ async function serveUntilStopped(
     tls: TlsFiles | undefined;
     logger: Logger;
     signals: NodeJS.EventEmitter;
+    /** logs a failed start and gives the exit code */
+    failed: (error: unknown) => number;
   },
 ): Promise<number> {
   const { flags, port, tls, logger, signals } = options;
@@ -143,8 +166,8 @@ async function serveUntilStopped(
       ...(flags.metricsWithoutAuth ? { metricsWithoutAuth: true } : {}),
     });
   } catch (error) {
-    io.stderr(`parley run: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    const { asStartUpError } = await import('./start-up-failure.js');
+    return options.failed(asStartUpError(error, port));
   }
   const running = server;
   // the handlers come before the line saying the server is up: whoever reads it may stop it at once

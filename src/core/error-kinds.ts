@@ -50,6 +50,7 @@ export const ERROR_KINDS: Readonly<Record<ErrorCode, ErrorKind>> = {
   NLG_BAD_RESPONSE: 'failure',
   A2A_CONFIG_INVALID: 'failure',
   A2A_SETUP_INCOMPATIBLE: 'failure',
+  PORT_IN_USE: 'unavailable',
 };
 
 /** The stable code an error carries (an AppError's), or undefined for any other failure. */

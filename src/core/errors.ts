@@ -60,7 +60,8 @@ export type ErrorCode =
   | 'NLG_FAILED'
   | 'NLG_BAD_RESPONSE'
   | 'A2A_CONFIG_INVALID'
-  | 'A2A_SETUP_INCOMPATIBLE';
+  | 'A2A_SETUP_INCOMPATIBLE'
+  | 'PORT_IN_USE';
 
 /** An infrastructure or usage failure that cannot become part of a conversation. */
 export class AppError extends Error {

@@ -88,4 +88,19 @@ describe('a path flag naming nothing', function () {
     expect(run.stderr).to.contain(`--domain ${join(parent, 'none.yml')}: no such file or folder.`);
     expect(run.stderr).to.not.contain('COLLECT_UNKNOWN_SLOT');
   });
+
+  it('test e2e names a test path that is not there, instead of finding no test cases', async () => {
+    const run = await runCli(['test', 'e2e', '-p', MINIMAL, join(parent, 'tsets')]);
+    expect(run.code).to.equal(1);
+    expect(run.stderr).to.contain(
+      `error PATH_NOT_FOUND test path ${join(parent, 'tsets')}: no such file or folder.`,
+    );
+    expect(run.stdout).to.not.contain('no test cases found');
+  });
+
+  it('-m names the flag of a model that is not there', async () => {
+    const run = await runCli(['test', 'e2e', '-p', MINIMAL, '-m', join(parent, 'nope.tar.gz')]);
+    expect(run.code).to.equal(1);
+    expect(run.stderr).to.contain(`-m/--model ${join(parent, 'nope.tar.gz')}: no such model file or folder.`);
+  });
 });

@@ -105,9 +105,11 @@ async function runServer(io: CliIo, flags: RunFlags, signals: NodeJS.EventEmitte
     logStartUpFailure(failureLog, error, logger.isLevelEnabled('debug'));
     return 1;
   };
-  // before the model is trained or loaded: a taken port would only be found at the very end
-  if (await isPortInUse(flags.interface, port)) return failed(portInUseError(port));
-  if (workers > 1 && !(await import('./workers.js')).isWorker()) {
+  // before the model is trained or loaded: a taken port would only be found at the very end (a worker
+  // of --workers shares the port its primary checked, and would find it taken by its siblings)
+  const worker = (await import('./workers.js')).isWorker();
+  if (!worker && (await isPortInUse(flags.interface, port))) return failed(portInUseError(port));
+  if (workers > 1 && !worker) {
     const { runPrimary } = await import('./run-workers.js');
     return runPrimary(io, {
       flags,

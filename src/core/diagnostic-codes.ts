@@ -44,6 +44,10 @@ export const DIAGNOSTIC_CODES = {
     'A domain file has a key Rasa reads past (top level, slot, slot mapping, intent, entity, action, form, session_config, config or response variation); Parley ignores it.',
     'Remove the key, or check its spelling and indentation.',
   ),
+  DOMAIN_KEY_MISSPELT: e(
+    'A top-level domain key is a near miss of a section (`respones:` for `responses:`), and flows or other files use names that section would declare: one error at the key, in place of an error at every use.',
+    'Fix the spelling the hint suggests.',
+  ),
   CONFIG_IGNORED_KEY: w(
     'config.yml has a top-level key Rasa reads past; it is ignored.',
     'Remove the key, or check its spelling (recipe, language, assistant_id, pipeline, policies).',

@@ -14,17 +14,37 @@ export interface DiagnosticInput {
   readonly source?: string;
 }
 
+/** A key noted as misspelt: the key it stands for, the one written and where. */
+export interface MisspeltKey {
+  readonly file: string;
+  readonly key: string;
+  readonly found: string;
+  readonly at: SourceRef;
+}
+
 /** Collects every problem found while loading and validating; nothing stops at the first one. */
 export class ProjectDiagnostics {
   private readonly items: Diagnostic[] = [];
   private readonly misspelt = new Set<string>();
+  private readonly misspeltTopLevel: MisspeltKey[] = [];
 
   /**
    * Notes that the map at `path` of `file` has a near miss of `key` (reported already): the checks that
    * follow do not report `key` as missing there too.
    */
-  noteMisspelling(file: string, path: readonly (string | number)[], key: string): void {
+  noteMisspelling(
+    file: string,
+    path: readonly (string | number)[],
+    key: string,
+    as: { readonly found: string; readonly at: SourceRef },
+  ): void {
     this.misspelt.add(misspeltKey(file, path, key));
+    if (path.length === 0) this.misspeltTopLevel.push({ file, key, found: as.found, at: as.at });
+  }
+
+  /** The top-level keys noted as misspelt, file by file (a domain's `respones:` stands for `responses`). */
+  get misspeltTopLevelKeys(): readonly MisspeltKey[] {
+    return this.misspeltTopLevel;
   }
 
   /** Whether the map at `path` lacks one of `keys` because it was misspelt (see noteMisspelling). */

@@ -36,8 +36,8 @@ describe('parley data validate with files that do not parse', function () {
     expect(codes).to.deep.equal([
       'config.yml CONFIG_IGNORED_KEY',
       'data/flows.yml FLOW_MISSING_DESCRIPTION',
+      'data/goodbye.yml CHECKS_SKIPPED',
       'data/goodbye.yml YAML_SYNTAX',
-      'domain.yml CHECKS_SKIPPED',
       'domain.yml YAML_SYNTAX',
     ]);
   });

@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import type { Diagnostic } from '../../src/core/errors.js';
+import { rmSync } from 'node:fs';
+import { writeInlineProject } from '../support/inline-project.js';
 import { runCli } from './cli-harness.js';
 
 const FIXTURE = 'test/fixtures/first-contact/misspelt-keys';
@@ -75,5 +77,58 @@ describe('parley data validate on misspelt keys', function () {
       'DOMAIN_SCHEMA',
       'A2A_DESCRIPTION_MISSING',
     ]);
+  });
+});
+
+describe('parley data validate on a misspelt domain section the flows use', function () {
+  this.timeout(30_000);
+  let root: string;
+  before(() => {
+    root = writeInlineProject({
+      domain: `
+        version: "3.1"
+        slots:
+          name:
+            type: text
+        respones:
+          utter_ask_name:
+            - text: What is your name?
+          utter_greet:
+            - text: Hello, {name}!
+      `,
+      flows: `
+        flows:
+          greet:
+            description: Greet the user by name.
+            steps:
+              - collect: name
+              - action: utter_greet
+      `,
+    });
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  it('is one error at the key, not one at every response the flows use', async () => {
+    const run = await runCli(['data', 'validate', '-p', root, '--format', 'json']);
+    expect(run.code).to.equal(1);
+    const diagnostics = (JSON.parse(run.stdout) as { diagnostics: Diagnostic[] }).diagnostics;
+    expect(diagnostics.map((item) => [item.code, item.line])).to.deep.equal([['DOMAIN_KEY_MISSPELT', 5]]);
+    expect(diagnostics[0]?.message).to.contain("'respones'");
+    expect(diagnostics[0]?.hint).to.equal("did you mean 'responses'?");
+  });
+
+  it('stays a warning when nothing uses the section', async () => {
+    const unused = writeInlineProject({
+      domain: 'version: "3.1"\nrespones:\n  utter_hi:\n    - text: Hi!\n',
+      flows: 'flows:\n  hi:\n    description: Says hi.\n    steps:\n      - action: action_listen\n',
+    });
+    try {
+      const run = await runCli(['data', 'validate', '-p', unused, '--format', 'json']);
+      expect(run.code).to.equal(0);
+      const codes = (JSON.parse(run.stdout) as { diagnostics: Diagnostic[] }).diagnostics.map((d) => d.code);
+      expect(codes).to.deep.equal(['DOMAIN_IGNORED_KEY']);
+    } finally {
+      rmSync(unused, { recursive: true, force: true });
+    }
   });
 });

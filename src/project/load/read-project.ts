@@ -128,7 +128,10 @@ function checked(
     });
     const misspelling = problem.misspelling;
     if (misspelling)
-      diagnostics.noteMisspelling(file.path, pointerToPath(misspelling.parent), misspelling.intended);
+      diagnostics.noteMisspelling(file.path, pointerToPath(misspelling.parent), misspelling.intended, {
+        found: misspelling.key,
+        at: where,
+      });
   }
   return { file, data };
 }

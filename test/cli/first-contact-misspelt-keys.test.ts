@@ -132,3 +132,38 @@ describe('parley data validate on a misspelt domain section the flows use', func
     }
   });
 });
+
+describe('parley data validate on a flow name two mappings of a slot share', function () {
+  this.timeout(30_000);
+
+  it('names the unknown flow once for the slot, not once per mapping', async () => {
+    const root = writeInlineProject({
+      domain: `
+        version: "3.1"
+        intents: [affirm, deny]
+        slots:
+          confirmed:
+            type: bool
+            mappings:
+              - type: from_intent
+                intent: affirm
+                value: true
+                conditions:
+                  - active_flow: tranfser_money
+              - type: from_intent
+                intent: deny
+                value: false
+                conditions:
+                  - active_flow: tranfser_money
+      `,
+      flows: 'flows:\n  hi:\n    description: Says hi.\n    steps:\n      - action: action_listen\n',
+    });
+    try {
+      const run = await runCli(['data', 'validate', '-p', root, '--format', 'json']);
+      const codes = (JSON.parse(run.stdout) as { diagnostics: Diagnostic[] }).diagnostics.map((d) => d.code);
+      expect(codes).to.deep.equal(['SLOT_MAPPING_UNKNOWN_FLOW']);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});

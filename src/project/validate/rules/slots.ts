@@ -36,6 +36,7 @@ export const slotsRule: ValidationRule = {
 function checkMappings(context: RuleContext, slot: Slot): void {
   const { domain, flows } = context.assistant;
   const where = slot.source;
+  const unknownFlows = new Set<string>();
   slot.mappings.forEach((mapping, index) => {
     const path = ['slots', slot.name, 'mappings', index];
     if (mapping.type === 'from_entity' && mapping.entity === '') {
@@ -55,11 +56,14 @@ function checkMappings(context: RuleContext, slot: Slot): void {
       );
     }
     for (const condition of mapping.conditions) {
-      if (condition.activeFlow !== undefined && !flows.has(condition.activeFlow)) {
+      const flow = condition.activeFlow;
+      if (flow !== undefined && !flows.has(flow) && !unknownFlows.has(flow)) {
+        // said once per slot: its mappings share the slot's position, so a repeat would be the same line
+        unknownFlows.add(flow);
         context.report(
           'SLOT_MAPPING_UNKNOWN_FLOW',
           where,
-          `A mapping of slot '${slot.name}' names the unknown flow '${condition.activeFlow}'.`,
+          `A mapping of slot '${slot.name}' names the unknown flow '${flow}'.`,
         );
       }
     }

@@ -9,10 +9,18 @@ export function formatDiagnosticsText(
   const listed = options.quiet ? diagnostics.filter((item) => item.severity !== 'info') : diagnostics;
   const lines = listed.flatMap((item) => [
     `${item.file}:${item.line}:${item.column} ${item.severity} ${item.code} ${item.message}`,
+    ...(item.source === undefined ? [] : sourceLines(item.line, item.column, item.source)),
     `    hint: ${item.hint}`,
   ]);
   lines.push(summaryLine(diagnostics));
   return lines.join('\n') + '\n';
+}
+
+/** The offending line under its number, and a caret under the column (tabs kept, so it lines up). */
+function sourceLines(line: number, column: number, source: string): string[] {
+  const gutter = `    ${line} | `;
+  const lead = source.slice(0, Math.max(0, column - 1)).replace(/[^\t]/g, ' ');
+  return [`${gutter}${source}`, `${' '.repeat(gutter.length - 2)}| ${lead}^`];
 }
 
 export function formatDiagnosticsJson(diagnostics: readonly Diagnostic[]): string {

@@ -12,7 +12,7 @@ import { logLevelOf } from './log-levels.js';
  */
 export function createLogger(
   options: { defaultLevel?: string; level?: string; destination?: DestinationStream } = {},
-): Logger {
+): Logger & { isLevelEnabled(level: string): boolean } {
   const asked = options.level ?? process.env['LOG_LEVEL'];
   const fallback = options.defaultLevel ?? 'warn';
   const level = asked === undefined || asked === '' ? fallback : (logLevelOf(asked) ?? fallback);

@@ -95,7 +95,10 @@ export function projectFingerprint(project: Pick<LoadedProject, 'assistant' | 'f
 /** `-m PATH`: the file itself, or the newest archive in the folder. */
 function chosenModel(path: string): string {
   if (!existsSync(path))
-    throw new AppError({ code: 'MODEL_NOT_FOUND', message: `${path}: no such model file or folder.` });
+    throw new AppError({
+      code: 'MODEL_NOT_FOUND',
+      message: `-m/--model ${path}: no such model file or folder.`,
+    });
   if (!statSync(path).isDirectory()) return path;
   const newest = listModels(path)[0];
   if (newest === undefined)

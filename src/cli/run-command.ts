@@ -107,10 +107,33 @@ export async function runServer(
   }
   const level = requestedLogLevel(flags);
   const { createLogger } = await import('./logger.js');
-  const logger = createLogger({ defaultLevel: 'info', ...(level ? { level } : {}) });
-  if (workers > 1 && !(await import('./workers.js')).isWorker()) {
+  const logOptions = { defaultLevel: 'info', ...(level ? { level } : {}) };
+  const logger = createLogger(logOptions);
+  // a failed start is logged in the same format, through the command's own stderr
+  const failureLog = createLogger({
+    ...logOptions,
+    destination: { write: (line: string) => io.stderr(line) },
+  });
+  const { isPortInUse, logStartUpFailure, portInUseError } = await import('./start-up-failure.js');
+  const failed = (error: unknown): number => {
+    logStartUpFailure(failureLog, error, logger.isLevelEnabled('debug'));
+    return 1;
+  };
+  // before the model is trained or loaded: a taken port would only be found at the very end (a worker
+  // of --workers shares the port its primary checked, and would find it taken by its siblings)
+  const worker = (await import('./workers.js')).isWorker();
+  if (!worker && (await isPortInUse(flags.interface, port))) return failed(portInUseError(port));
+  if (workers > 1 && !worker) {
     const { runPrimary } = await import('./run-workers.js');
-    return runPrimary(io, { flags, workers, host: flags.interface, tls: tls !== undefined, logger, signals });
+    return runPrimary(io, {
+      flags,
+      workers,
+      host: flags.interface,
+      tls: tls !== undefined,
+      logger,
+      signals,
+      failed,
+    });
   }
   // every request path catches its own failures; should one slip through, it is a bug to report, not a
   // reason for one caller to take the server down for every other caller
@@ -128,6 +151,7 @@ export async function runServer(
       tls,
       logger,
       signals,
+      failed,
       ...(onServing ? { onServing } : {}),
     });
   } finally {
@@ -144,6 +168,8 @@ async function serveUntilStopped(
     logger: Logger;
     signals: NodeJS.EventEmitter;
     onServing?: OnServing;
+    /** logs a failed start and gives the exit code */
+    failed: (error: unknown) => number;
   },
 ): Promise<number> {
   const { flags, port, tls, logger, signals } = options;
@@ -165,8 +191,8 @@ async function serveUntilStopped(
       ...(flags.metricsWithoutAuth ? { metricsWithoutAuth: true } : {}),
     });
   } catch (error) {
-    io.stderr(`parley run: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    const { asStartUpError } = await import('./start-up-failure.js');
+    return options.failed(asStartUpError(error, port));
   }
   const running = server;
   // the handlers come before the line saying the server is up: whoever reads it may stop it at once

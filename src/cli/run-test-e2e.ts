@@ -79,6 +79,11 @@ export async function executeTestE2E(io: CliIo, options: TestE2EOptions): Promis
     io.stderr(formatDiagnosticsText(diagnostics.all));
     return { results: [], exitCode: 1 };
   }
+  const missing = missingTestPaths(options);
+  if (missing.length > 0) {
+    io.stderr(formatDiagnosticsText(missing));
+    return { results: [], exitCode: 1 };
+  }
   const oracle = options.oracle ? readOracleFile(options.oracle) : undefined;
   const files = testFiles(options);
   const broken = reportBrokenFiles(io, files, diagnostics.all);
@@ -156,6 +161,22 @@ export async function executeTestE2E(io: CliIo, options: TestE2EOptions): Promis
     exitCode: passed ? 0 : 1,
     ...(model ? { model: { path: model.modelPath, trainedNow: model.trainedNow } } : {}),
   };
+}
+
+/** A test path that is neither there nor in the project: "no test cases found" would hide the typo. */
+function missingTestPaths(options: TestE2EOptions): Diagnostic[] {
+  return options.paths
+    .map((path) => path.split('::')[0] ?? path)
+    .filter((path) => !existsSync(path) && !existsSync(resolve(options.projectRoot, path)))
+    .map((path) => ({
+      code: 'PATH_NOT_FOUND',
+      severity: 'error',
+      file: path,
+      line: 1,
+      column: 1,
+      message: `test path ${path}: no such file or folder.`,
+      hint: `Name a test file or folder, relative to the current folder or to the project (${options.projectRoot}).`,
+    }));
 }
 
 function testFiles(options: TestE2EOptions): E2ETestFile[] {

@@ -3,6 +3,7 @@
  * their state (listing every reason), trains the model once so that the workers only load it, then
  * supervises the workers (workers.ts) until a signal stops them.
  */
+import { AppError } from '../core/errors.js';
 import { validateProject } from '../project/validate/index.js';
 import type { Logger } from '../runtime/logger.js';
 import { formatDiagnosticsText } from './format-diagnostics.js';
@@ -19,6 +20,8 @@ export interface PrimaryOptions {
   readonly tls: boolean;
   readonly logger: Logger;
   readonly signals: NodeJS.EventEmitter;
+  /** logs a failed start (start-up-failure.ts) and gives the exit code */
+  readonly failed: (error: unknown) => number;
 }
 
 export async function runPrimary(io: CliIo, options: PrimaryOptions): Promise<number> {
@@ -27,8 +30,8 @@ export async function runPrimary(io: CliIo, options: PrimaryOptions): Promise<nu
     ...(flags.rasaVersion ? { rasaVersion: flags.rasaVersion } : {}),
   });
   if (hasErrors) {
-    io.stderr(`parley run: The assistant has errors:\n${formatDiagnosticsText(diagnostics)}\n`);
-    return 1;
+    const message = `The assistant has errors:\n${formatDiagnosticsText(diagnostics)}`;
+    return options.failed(new AppError({ code: 'PROJECT_INVALID', message, details: { diagnostics } }));
   }
   const problems = workerProblems(project.assistant.endpoints);
   if (problems.length > 0) {
@@ -39,8 +42,7 @@ export async function runPrimary(io: CliIo, options: PrimaryOptions): Promise<nu
   try {
     loadOrTrainModel({ project, logger, train: true, ...(flags.model ? { modelPath: flags.model } : {}) });
   } catch (error) {
-    io.stderr(`parley run: ${error instanceof Error ? error.message : String(error)}\n`);
-    return 1;
+    return options.failed(error);
   }
   const code = await runWorkerPool({
     count: workers,

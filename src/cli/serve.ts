@@ -82,6 +82,7 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
     throw new AppError({
       code: 'PROJECT_INVALID',
       message: `The assistant has errors:\n${formatDiagnosticsText(diagnostics)}`,
+      details: { diagnostics },
     });
   logStartUpWarnings(options.logger, diagnostics);
   const assistant = project.assistant;
@@ -128,6 +129,7 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
     ...(options.trackerStore ? { trackerStore: options.trackerStore } : {}),
     ...(options.lockStore ? { lockStore: options.lockStore } : {}),
   });
+  if (project.files.endpoints === undefined) logWithoutEndpoints(options.logger, stores);
   try {
     const { trackerStore, lockStore } = stores;
     const agent = await composeAgent({
@@ -231,4 +233,20 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
     await stores.close();
     throw error;
   }
+}
+
+/**
+ * A project without endpoints.yml runs, on defaults: one line says which, and that the A2A server, which
+ * only an `a2a_server` block turns on, is off (a first run otherwise leaves an agent-card request to 404).
+ */
+function logWithoutEndpoints(
+  logger: Logger,
+  stores: { readonly trackerDescription: string; readonly lockDescription: string },
+): void {
+  logger.info(
+    { trackerStore: stores.trackerDescription, lockStore: stores.lockDescription },
+    'no endpoints.yml: the A2A server is off (add an `a2a_server:` block with a `description` to ' +
+      `endpoints.yml to serve it, docs/a2a.md); tracker store: ${stores.trackerDescription}; ` +
+      `lock store: ${stores.lockDescription}; custom actions from the actions/ folder`,
+  );
 }

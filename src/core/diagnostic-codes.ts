@@ -20,6 +20,10 @@ export const DIAGNOSTIC_CODES = {
     'Check the path flags: -p/--project (the assistant folder; for `parley run`, --project), --config, --domain, --data, --endpoints, --credentials.',
   ),
   YAML_SYNTAX: e('A YAML file does not parse.', 'Fix the YAML syntax at the position shown.'),
+  CHECKS_SKIPPED: i(
+    'A domain or data file is missing or does not parse: the findings of other files about names it may declare (unknown slots, responses, actions, intents, flows) are left out rather than listed as errors of their own.',
+    'Fix the file reported above; validate again to see those checks.',
+  ),
   YAML_DUPLICATE_KEY: e('A YAML mapping has the same key twice.', 'Remove or rename one of the keys.'),
   ENV_VAR_UNSET: e(
     'A `${VAR}` reference names an environment variable that is not set.',
@@ -40,6 +44,10 @@ export const DIAGNOSTIC_CODES = {
     'A domain file has a key Rasa reads past (top level, slot, slot mapping, intent, entity, action, form, session_config, config or response variation); Parley ignores it.',
     'Remove the key, or check its spelling and indentation.',
   ),
+  DOMAIN_KEY_MISSPELT: e(
+    'A top-level domain key is a near miss of a section (`respones:` for `responses:`), and flows or other files use names that section would declare: one error at the key, in place of an error at every use.',
+    'Fix the spelling the hint suggests.',
+  ),
   CONFIG_IGNORED_KEY: w(
     'config.yml has a top-level key Rasa reads past; it is ignored.',
     'Remove the key, or check its spelling (recipe, language, assistant_id, pipeline, policies).',
@@ -47,6 +55,10 @@ export const DIAGNOSTIC_CODES = {
   ENDPOINTS_IGNORED_KEY: w(
     'endpoints.yml has a top-level key that names no section Rasa reads (a misspelt `tracker_stor:`, say); it is ignored, as in Rasa, and the section it stands for keeps its default.',
     'Check its spelling against the sections the message lists (action_endpoint, tracker_store, lock_store, nlg, model_groups, ...).',
+  ),
+  ENDPOINTS_KEY_MISSPELT: w(
+    'A key of an endpoints.yml section (action_endpoint, tracker_store, lock_store, ...) is unknown and a near miss of a key the section reads and lacks (`urll:` for `url:`); it is passed on unread, as Rasa passes extra keys to the implementation, so the setting it stands for keeps its default.',
+    'Fix the spelling the hint suggests; a key meant for a custom implementation can stay, and the warning be ignored.',
   ),
   NLU_SCHEMA: e(
     'An NLU training data file does not match the NLU format.',

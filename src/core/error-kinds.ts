@@ -60,6 +60,7 @@ export const ERROR_KINDS: Readonly<Record<ErrorCode, ErrorKind>> = {
   AGENT_UNREACHABLE: 'unavailable',
   AGENT_TIMEOUT: 'unavailable',
   AGENT_BAD_RESPONSE: 'failure',
+  PORT_IN_USE: 'unavailable',
 };
 
 /** The stable code an error carries (an AppError's), or undefined for any other failure. */

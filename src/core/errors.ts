@@ -21,6 +21,8 @@ export interface Diagnostic {
   readonly stepId?: string;
   readonly message: string;
   readonly hint: string;
+  /** the text of the offending line, when it helps to see it (a YAML syntax error) */
+  readonly source?: string;
 }
 
 /** Stable error codes of runtime failures; mapped to HTTP, JSON-RPC and exit codes only at the edges. */
@@ -68,7 +70,8 @@ export type ErrorCode =
   | 'AGENT_CONFIG_INVALID'
   | 'AGENT_UNREACHABLE'
   | 'AGENT_TIMEOUT'
-  | 'AGENT_BAD_RESPONSE';
+  | 'AGENT_BAD_RESPONSE'
+  | 'PORT_IN_USE';
 
 /** An infrastructure or usage failure that cannot become part of a conversation. */
 export class AppError extends Error {

@@ -11,11 +11,46 @@ export interface DiagnosticInput {
   readonly hint?: string;
   readonly flowId?: string;
   readonly stepId?: string;
+  readonly source?: string;
+}
+
+/** A key noted as misspelt: the key it stands for, the one written and where. */
+export interface MisspeltKey {
+  readonly file: string;
+  readonly key: string;
+  readonly found: string;
+  readonly at: SourceRef;
 }
 
 /** Collects every problem found while loading and validating; nothing stops at the first one. */
 export class ProjectDiagnostics {
   private readonly items: Diagnostic[] = [];
+  private readonly misspelt = new Set<string>();
+  private readonly misspeltTopLevel: MisspeltKey[] = [];
+
+  /**
+   * Notes that the map at `path` of `file` has a near miss of `key` (reported already): the checks that
+   * follow do not report `key` as missing there too.
+   */
+  noteMisspelling(
+    file: string,
+    path: readonly (string | number)[],
+    key: string,
+    as: { readonly found: string; readonly at: SourceRef },
+  ): void {
+    this.misspelt.add(misspeltKey(file, path, key));
+    if (path.length === 0) this.misspeltTopLevel.push({ file, key, found: as.found, at: as.at });
+  }
+
+  /** The top-level keys noted as misspelt, file by file (a domain's `respones:` stands for `responses`). */
+  get misspeltTopLevelKeys(): readonly MisspeltKey[] {
+    return this.misspeltTopLevel;
+  }
+
+  /** Whether the map at `path` lacks one of `keys` because it was misspelt (see noteMisspelling). */
+  isMisspelt(file: string | undefined, path: readonly (string | number)[], keys: readonly string[]): boolean {
+    return file !== undefined && keys.some((key) => this.misspelt.has(misspeltKey(file, path, key)));
+  }
 
   add(input: DiagnosticInput): void {
     const info = DIAGNOSTIC_CODES[input.code];
@@ -29,6 +64,7 @@ export class ProjectDiagnostics {
       ...(input.stepId === undefined ? {} : { stepId: input.stepId }),
       message: input.message,
       hint: input.hint ?? info.hint,
+      ...(input.source === undefined ? {} : { source: input.source }),
     });
   }
 
@@ -42,6 +78,14 @@ export class ProjectDiagnostics {
     this.add({ ...extra, code, file: position.file, line: position.line, column: position.column, message });
   }
 
+  /** Removes the diagnostics `unwanted` picks; returns how many. */
+  drop(unwanted: (item: Diagnostic) => boolean): number {
+    const before = this.items.length;
+    const kept = this.items.filter((item) => !unwanted(item));
+    this.items.splice(0, this.items.length, ...kept);
+    return before - kept.length;
+  }
+
   get all(): readonly Diagnostic[] {
     return sortDiagnostics(this.items);
   }
@@ -51,10 +95,21 @@ export class ProjectDiagnostics {
   }
 }
 
+function misspeltKey(file: string, path: readonly (string | number)[], key: string): string {
+  return JSON.stringify([file, path.map(String), key]);
+}
+
+/** At one position, what fails comes first, then warnings, then notes about them. */
+const SEVERITY_ORDER: Record<Diagnostic['severity'], number> = { error: 0, warning: 1, info: 2 };
+
 export function sortDiagnostics(items: readonly Diagnostic[]): Diagnostic[] {
   return [...items].sort(
     (a, b) =>
-      byCodeUnits(a.file, b.file) || a.line - b.line || a.column - b.column || byCodeUnits(a.code, b.code),
+      byCodeUnits(a.file, b.file) ||
+      a.line - b.line ||
+      a.column - b.column ||
+      SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
+      byCodeUnits(a.code, b.code),
   );
 }
 

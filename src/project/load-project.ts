@@ -5,7 +5,10 @@ import { EMPTY_NLU_DATA } from '../core/domain/nlu-data.js';
 import type { Diagnostic } from '../core/errors.js';
 import { FlowList } from '../core/flows/flow-list.js';
 import { defaultPatternFiles } from './defaults.js';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { ProjectDiagnostics } from './diagnostics.js';
+import type { DiagnosticInput } from './diagnostics.js';
 import { discoverProjectFiles } from './load/discover.js';
 import type { ProjectFiles, ProjectLocation } from './load/discover.js';
 import type { Environment } from './load/env-interpolation.js';
@@ -47,23 +50,45 @@ export interface LoadResult {
 export function loadProject(location: ProjectLocation, options: LoadOptions = {}): LoadResult {
   const diagnostics = new ProjectDiagnostics();
   const files = discoverProjectFiles(location);
-  for (const path of files.missing) {
-    diagnostics.add({
-      code: 'PATH_NOT_FOUND',
-      file: path,
-      line: 1,
-      column: 1,
-      message:
-        path === location.project
-          ? `The project folder '${path}' does not exist.`
-          : `'${path}' does not exist.`,
-    });
-  }
+  for (const path of files.missing) diagnostics.add(pathNotFound(location, path));
   const raw = readProject(files, options.env ?? process.env, diagnostics);
   const subAgents = files.missing.includes(files.root) ? new Map() : readSubAgents(files.root, diagnostics);
   const assistant = buildAssistant(raw, diagnostics, options.rasaVersion, subAgents);
   reportMissingParts(location, files, raw, diagnostics);
   return { project: { assistant, files, raw, tests: raw.tests }, diagnostics };
+}
+
+/**
+ * A path of the command line that is not there, named with the flag that gave it. Paths are relative to
+ * the current folder, not to the project: when the project has a file of that name, the hint says so.
+ */
+function pathNotFound(location: ProjectLocation, path: string): DiagnosticInput {
+  const at = { code: 'PATH_NOT_FOUND', file: path, line: 1, column: 1 } as const;
+  if (path === location.project) {
+    return {
+      ...at,
+      message: `The project folder '${path}' does not exist.`,
+      hint: `Check -p/--project (for \`parley run\`, --project): it names the assistant folder, relative to the current folder ${process.cwd()}.`,
+    };
+  }
+  const flag = flagOf(location, path);
+  const inProject = location.project !== undefined && existsSync(join(location.project, path));
+  return {
+    ...at,
+    message: `${flag} ${path}: no such file or folder.`,
+    hint: inProject
+      ? `Paths are relative to the current folder, not to the project: did you mean ${join(location.project ?? '.', path)}?`
+      : `Check the path given to ${flag} (relative to the current folder ${process.cwd()}).`,
+  };
+}
+
+function flagOf(location: ProjectLocation, path: string): string {
+  if (path === location.config) return '--config';
+  if (path === location.domain) return '--domain';
+  if (path === location.endpoints) return '--endpoints';
+  if (path === location.credentials) return '--credentials';
+  if (location.data?.includes(path)) return '--data';
+  return 'the test path';
 }
 
 function buildAssistant(

@@ -5,6 +5,8 @@ export interface Logger {
   info(fields: Record<string, unknown>, message: string): void;
   warn(fields: Record<string, unknown>, message: string): void;
   error(fields: Record<string, unknown>, message: string): void;
+  /** the process cannot go on (a start that failed); pino's `fatal`, absent from most test loggers */
+  fatal?(fields: Record<string, unknown>, message: string): void;
   /** below the default level: routine noise such as health checks and metric scrapes */
   debug?(fields: Record<string, unknown>, message: string): void;
   /** a logger adding `bindings` to every line (pino's child loggers) */

@@ -18,7 +18,6 @@ describe('a project folder that does not exist', function () {
   for (const command of [
     ['data', 'validate', '-p'],
     ['train', '-p'],
-    ['run', '--project'],
   ]) {
     it(`${command.slice(0, -1).join(' ')} reports one PATH_NOT_FOUND error naming the folder`, async () => {
       const run = await runCli([...command, folder]);
@@ -32,4 +31,17 @@ describe('a project folder that does not exist', function () {
       expect(existsSync(folder)).to.equal(false);
     });
   }
+
+  // parley run logs a failed start as JSON lines (docs/operations.md): the same one error, then the end
+  it('run logs one PATH_NOT_FOUND error naming the folder, then a fatal PROJECT_INVALID', async () => {
+    const run = await runCli(['run', '--project', folder, '--port', '0']);
+    expect(run.code).to.equal(1);
+    const lines = run.stderr
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => line['code'])).to.deep.equal(['PATH_NOT_FOUND', 'PROJECT_INVALID']);
+    expect(lines[0]?.['msg']).to.equal(`The project folder '${folder}' does not exist.`);
+    expect(existsSync(folder)).to.equal(false);
+  });
 });

@@ -126,6 +126,12 @@ function checked(
       hint: problem.hint,
       ...(flowId === undefined ? {} : { flowId }),
     });
+    const misspelling = problem.misspelling;
+    if (misspelling)
+      diagnostics.noteMisspelling(file.path, pointerToPath(misspelling.parent), misspelling.intended, {
+        found: misspelling.key,
+        at: where,
+      });
   }
   return { file, data };
 }

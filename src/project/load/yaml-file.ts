@@ -101,9 +101,10 @@ export function holdsNoDocument(text: string): boolean {
 
 /**
  * On failure the position-keeping parser re-reads the file for precise error reports. Only the first
- * syntax error is reported: the parser's later errors are mostly echoes of it (Rasa stops at the first
- * one too). A file whose only problem is a repeated key is otherwise complete, so it is still read (the
- * last value wins): the rest of the project is then checked against it instead of missing it.
+ * syntax error is reported, with its line: the parser's later errors, repeated keys included, are mostly
+ * echoes of it (Rasa stops at the first one too). A file whose only problem is a repeated key is otherwise
+ * complete, so it is still read (the last value wins): the rest of the project is then checked against
+ * it instead of missing it.
  */
 function recoverFromSyntaxErrors(
   path: string,
@@ -114,15 +115,18 @@ function recoverFromSyntaxErrors(
   const { document, lineCounter } = parseWithPositions(text);
   const duplicateKeys = document.errors.filter((error) => error.code === 'DUPLICATE_KEY');
   const syntaxErrors = document.errors.filter((error) => error.code !== 'DUPLICATE_KEY');
-  for (const error of [...syntaxErrors.slice(0, 1), ...duplicateKeys]) {
-    const { line, col } = lineCounter.linePos(error.pos[0]);
+  for (const error of syntaxErrors.length > 0 ? syntaxErrors.slice(0, 1) : duplicateKeys) {
+    const { line, col } =
+      unclosedQuote(text, error.message) ?? lastWrittenPosition(text, lineCounter.linePos(error.pos[0]));
+    const syntax = error.code !== 'DUPLICATE_KEY';
     diagnostics.add({
-      code: error.code === 'DUPLICATE_KEY' ? 'YAML_DUPLICATE_KEY' : 'YAML_SYNTAX',
+      code: syntax ? 'YAML_SYNTAX' : 'YAML_DUPLICATE_KEY',
       file: path,
       line,
       column: col,
       // the position is in the diagnostic already: "... at line 3, column 1:" becomes "...."
       message: firstLine(error.message).replace(/ at line \d+, column \d+:$/, '.'),
+      ...(syntax ? { source: sourceLine(text, line) } : {}),
     });
   }
   if (document.errors.length > 0) {
@@ -131,14 +135,59 @@ function recoverFromSyntaxErrors(
       : undefined;
   }
   const mark = (cause as { mark?: { line?: number; column?: number } }).mark;
+  const line = (mark?.line ?? 0) + 1;
   diagnostics.add({
     code: 'YAML_SYNTAX',
     file: path,
-    line: (mark?.line ?? 0) + 1,
+    line,
     column: (mark?.column ?? 0) + 1,
     message: cause instanceof Error ? firstLine(cause.message) : String(cause),
+    source: sourceLine(text, line),
   });
   return undefined;
+}
+
+/**
+ * An error found at the end of the file (an unclosed `[`) is placed after the last written character,
+ * not on the blank line after it, so the line shown is the one to look at.
+ */
+function lastWrittenPosition(text: string, at: { line: number; col: number }): { line: number; col: number } {
+  const lines = text.split('\n');
+  if ((lines[at.line - 1] ?? '').trim() !== '') return at;
+  if (lines.slice(at.line).some((rest) => rest.trim() !== '')) return at;
+  for (let line = at.line - 1; line >= 1; line--) {
+    const content = (lines[line - 1] ?? '').replace(/\s+$/, '');
+    if (content !== '') return { line, col: content.length + 1 };
+  }
+  return at;
+}
+
+/**
+ * A quote that is never closed is found at the end of the file, where the parser gave up; the place to
+ * fix is the quote that opened the value: the first line whose value starts with that quote and does not
+ * close it on the same line.
+ */
+function unclosedQuote(text: string, message: string): { line: number; col: number } | undefined {
+  const quote = /^Missing closing (["'])quote/.exec(message)?.[1];
+  if (quote === undefined) return undefined;
+  const opening = new RegExp(`(^\\s*(?:-\\s+)?(?:[^#\\s][^#]*?:\\s+)?)${quote}`);
+  const lines = text.split('\n');
+  for (let index = 0; index < lines.length; index++) {
+    const match = opening.exec(lines[index] ?? '');
+    if (!match) continue;
+    const rest = (lines[index] ?? '').slice((match[1] ?? '').length + 1);
+    const closed = quote === '"' ? /(^|[^\\])"/.test(rest) : rest.replace(/''/g, '').includes("'");
+    if (!closed) return { line: index + 1, col: (match[1] ?? '').length + 1 };
+  }
+  return undefined;
+}
+
+const MAX_SOURCE_LINE = 200;
+
+/** The text of a 1-based line, cut short when long (a minified file is one huge line). */
+function sourceLine(text: string, line: number): string {
+  const content = (text.split('\n')[line - 1] ?? '').replace(/\r$/, '');
+  return content.length > MAX_SOURCE_LINE ? `${content.slice(0, MAX_SOURCE_LINE)}…` : content;
 }
 
 function firstLine(text: string): string {

@@ -66,7 +66,8 @@ function buildMapping(raw: Record<string, unknown>): SlotMapping | undefined {
     case 'from_entity': {
       const role = asString(raw['role']);
       const group = asString(raw['group']);
-      const entity = String(raw['entity']);
+      // no entity named: '' matches no extracted entity (validate reports the mapping)
+      const entity = raw['entity'] === undefined || raw['entity'] === null ? '' : String(raw['entity']);
       return {
         type: 'from_entity',
         entity,

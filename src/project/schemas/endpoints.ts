@@ -47,6 +47,8 @@ function section(extra: Record<string, SchemaObject> = {}): SchemaObject {
   return {
     type: ['object', 'null'],
     'x-expected': 'a map of settings (or empty)',
+    // extra keys pass (Rasa hands them to the implementation); a near miss of a known one is a warning
+    'x-near-miss': 'ENDPOINTS_KEY_MISSPELT',
     properties: { ...ENDPOINT_KEYS, ...extra },
   };
 }

@@ -12,6 +12,7 @@ import { endpointsSchema } from './endpoints.js';
 import { flowsFileSchema } from './flows.js';
 import { nluFileSchema } from './nlu.js';
 import { storiesFileSchema } from './stories.js';
+import { nearMissKeys } from './near-misses.js';
 import { toProblems } from './problems.js';
 import type { SchemaProblem } from './problems.js';
 
@@ -79,7 +80,11 @@ function verbose(): Validators {
 /** Checks parsed YAML against the schema of its file kind; an empty list means the shape is valid. */
 export function validateFile(kind: FileKind, data: unknown): SchemaProblem[] {
   fastValidators ??= precompiled(PRECOMPILED_FAST) ?? verbose();
-  if (fastValidators[kind](data)) return [];
+  const nearMisses = NEAR_MISS_KINDS.has(kind) ? nearMissKeys(SCHEMAS[kind], data) : [];
+  if (fastValidators[kind](data)) return nearMisses;
   const validate = verbose()[kind];
-  return validate(data) ? [] : toProblems(validate.errors ?? []);
+  return validate(data) ? nearMisses : [...toProblems(validate.errors ?? []), ...nearMisses];
 }
+
+/** The file kinds whose schema has open maps checked for near-miss keys (`x-near-miss`). */
+const NEAR_MISS_KINDS: ReadonlySet<FileKind> = new Set(['endpoints']);

@@ -1,6 +1,8 @@
 import type { ErrorObject } from 'ajv';
 import { DIAGNOSTIC_CODES } from '../../core/diagnostic-codes.js';
 import type { DiagnosticCode } from '../../core/diagnostic-codes.js';
+import { foldMisspellings } from './misspellings.js';
+import type { ExplainedError } from './misspellings.js';
 
 /** One schema violation, located by a JSON pointer into the parsed YAML. */
 export interface SchemaProblem {
@@ -10,6 +12,16 @@ export interface SchemaProblem {
   hint: string;
   /** the catalogue's own code for this kind of problem (`x-codes`), instead of the file kind's schema code */
   code?: DiagnosticCode;
+  /** an unknown key that is a near miss of a key the place allows: later checks need not say it is missing */
+  misspelling?: Misspelling;
+}
+
+export interface Misspelling {
+  /** JSON pointer of the map holding the key */
+  readonly parent: string;
+  readonly key: string;
+  /** the allowed key it is closest to */
+  readonly intended: string;
 }
 
 /** The Parley annotations a schema may carry (see flows.ts). */
@@ -34,16 +46,16 @@ const OWN_MESSAGE_KEYWORDS = new Set(['type', 'required', 'additionalProperties'
  * silences everything else said about the same value, and `if`/`propertyNames` bookkeeping is dropped.
  */
 export function toProblems(errors: readonly ErrorObject[]): SchemaProblem[] {
-  const problems: SchemaProblem[] = [];
+  const problems: ExplainedError[] = [];
   const seen = new Set<string>();
   for (const error of relevantErrors(errors)) {
     const problem = withCode(toProblem(error), error);
     const key = `${problem.instancePath}\n${problem.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    problems.push(problem);
+    problems.push({ error, problem });
   }
-  return problems;
+  return foldMisspellings(problems);
 }
 
 /** A problem the catalogue has a code of its own for (the schema's `x-codes`, per ajv keyword) carries it. */
@@ -98,7 +110,8 @@ function toProblem(error: ErrorObject): SchemaProblem {
       const hint = guess
         ? `did you mean '${guess}'?`
         : (fallbackHint ?? 'remove it, or check its spelling and indentation');
-      return { instancePath: at, message: `unknown property '${key}'${expected}`, hint };
+      const misspelling = guess ? { misspelling: { parent: error.instancePath, key, intended: guess } } : {};
+      return { instancePath: at, message: `unknown property '${key}'${expected}`, hint, ...misspelling };
     }
     case 'required': {
       const key = String(params['missingProperty']);
@@ -257,15 +270,20 @@ export function closest(word: string, candidates: readonly string[]): string | u
   return best;
 }
 
+/** Levenshtein distance where swapping two neighbouring letters (`tpye`, `stesp`) counts as one edit. */
 function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
+  const rows: number[][] = [Array.from({ length: b.length + 1 }, (_, j) => j)];
   for (let i = 1; i <= a.length; i++) {
-    const current = [i];
+    const row = [i];
     for (let j = 1; j <= b.length; j++) {
-      const substitution = (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, substitution));
+      const above = rows[i - 1] ?? [];
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min((above[j] ?? 0) + 1, (row[j - 1] ?? 0) + 1, (above[j - 1] ?? 0) + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, (rows[i - 2]?.[j - 2] ?? 0) + 1);
+      row.push(best);
     }
-    previous = current;
+    rows.push(row);
   }
-  return previous[b.length] ?? 0;
+  return rows[a.length]?.[b.length] ?? 0;
 }

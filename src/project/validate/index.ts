@@ -26,6 +26,7 @@ import { responsesRule } from './rules/responses.js';
 import { setSlotsStepsRule } from './rules/set-slots-steps.js';
 import { slotsRule } from './rules/slots.js';
 import { stepStructureRule } from './rules/step-structure.js';
+import { dropEchoesOfUnreadFiles } from './unread-files.js';
 
 export const VALIDATION_RULES: readonly ValidationRule[] = [
   configRule,
@@ -63,5 +64,6 @@ export function validateProject(location: ProjectLocation, options: LoadOptions 
   const { project, diagnostics } = loadProject(location, options);
   const context = new RuleContext({ project, diagnostics });
   for (const rule of VALIDATION_RULES) rule.check(context);
+  dropEchoesOfUnreadFiles(project, location, diagnostics);
   return { project, diagnostics: diagnostics.all, hasErrors: diagnostics.hasErrors };
 }

@@ -41,6 +41,14 @@ export class RuleContext {
     this.diagnostics.at(code, where ?? flow.source, message, { flowId: flow.id, stepId: step.id });
   }
 
+  /**
+   * Whether the map at `path` of `file` lacks one of `keys` because its key was misspelt: the schema
+   * check reported that already, so a rule does not report the key as missing as well.
+   */
+  isMisspelt(file: string | undefined, path: readonly (string | number)[], ...keys: string[]): boolean {
+    return this.diagnostics.isMisspelt(file, path, keys);
+  }
+
   /** Project flows only: the engine's default patterns are trusted and have no source positions. */
   get projectFlows(): readonly Flow[] {
     return this.assistant.flows.flows.filter((flow) => !flow.isDefault);

@@ -7,7 +7,8 @@ import type { EntityModelJson } from './entities/serialize.js';
 import type { TrainedNlu } from './pipeline.js';
 
 export const TRAINED_NLU_FORMAT = 'parley.nlu';
-export const TRAINED_NLU_VERSION = 1;
+/** 2: the entity tagger reads a capital that only starts a sentence as lower case (its features changed) */
+export const TRAINED_NLU_VERSION = 2;
 
 /**
  * The JSON form of a trained pipeline (write it with JSON.stringify). The classifier is its own binary

@@ -102,3 +102,44 @@ describe('PerceptronEntityExtractor', () => {
     expect(PerceptronEntityExtractor.train([{ text: 'hello', entities: [] }])).to.equal(undefined);
   });
 });
+
+describe('PerceptronEntityExtractor and capitals that start a sentence', () => {
+  // names are the title-case words of the data; its sentences start in lower case, as typed in chat
+  const payments = nlu(`
+    nlu:
+      - intent: transfer_money
+        examples: |
+          - send [Tom](recipient) some money
+          - send money to [Julia](recipient)
+          - transfer [50](amount) dollars to [Alice](recipient)
+          - send [35](amount) dollars to [Valeria](recipient)
+          - pay [Marcus](recipient) [120](amount)
+          - give [Peter](recipient) [60](amount) bucks
+          - wire [75](amount) dollars to [Jordan](recipient)
+          - [Grace](recipient) needs [35](amount) dollars from me
+          - please send [Anna](recipient) [80](amount)
+          - move [20](amount) dollars to [Sam](recipient)
+  `);
+  const tagger = PerceptronEntityExtractor.train(payments.intents.flatMap((intent) => intent.examples));
+  const recipients = (text: string) =>
+    (tagger?.extract(text) ?? []).filter((e) => e.entity === 'recipient').map((e) => e.value);
+
+  for (const text of [
+    'Give 120 dollars to Marcus',
+    'Send 120 dollars to Marcus',
+    'Wire 40 dollars to Marcus',
+    'Thanks. Move 20 dollars to Marcus',
+  ]) {
+    it(`does not read the verb of "${text}" as a name`, () => {
+      expect(recipients(text)).to.deep.equal(['Marcus']);
+    });
+  }
+
+  it('still finds a name that starts the sentence, by its context', () => {
+    expect(recipients('Grace needs 50 dollars from me')).to.deep.equal(['Grace']);
+  });
+
+  it('keeps a word written in capitals as it is', () => {
+    expect(recipients('send money to ANNA')).to.deep.equal(['ANNA']);
+  });
+});

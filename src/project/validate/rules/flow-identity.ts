@@ -24,7 +24,8 @@ export const flowIdentityRule: ValidationRule = {
       'description',
     );
     for (const flow of context.projectFlows) {
-      if (flow.description.trim() === '') {
+      const misspelt = context.isMisspelt(flow.source?.file, ['flows', flow.id], 'description');
+      if (flow.description.trim() === '' && !misspelt) {
         context.report('FLOW_MISSING_DESCRIPTION', flow.source, `Flow '${flow.id}' has no description.`, {
           flowId: flow.id,
         });

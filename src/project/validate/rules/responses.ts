@@ -5,13 +5,15 @@ import type { RuleContext, ValidationRule } from '../rule.js';
 // Python str.format fields: `{name}` but not `{{` escapes or `{0}` positional fields.
 const FORMAT_FIELD = /(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})/g;
 
+const CONTENT_KEYS = ['text', 'custom', 'image', 'buttons', 'attachment', 'elements', 'quick_replies'];
+
 /** Every response variation sends something, and `{slot}` placeholders name slots. */
 export const responsesRule: ValidationRule = {
   name: 'responses',
   check(context) {
     for (const response of context.assistant.domain.responses.values()) {
       if (response.isDefault) continue;
-      response.variations.forEach((variation) => checkVariation(context, response, variation));
+      response.variations.forEach((variation, index) => checkVariation(context, response, variation, index));
     }
   },
 };
@@ -20,8 +22,11 @@ function checkVariation(
   context: RuleContext,
   response: ResponseTemplate,
   variation: ResponseVariation,
+  index: number,
 ): void {
   const where = variation.source ?? response.source;
+  // a variation whose `text:` is misspelt was reported by the schema check, as that key
+  const misspelt = context.isMisspelt(where?.file, ['responses', response.name, index], ...CONTENT_KEYS);
   const sendsSomething =
     (variation.text !== undefined && variation.text !== '') ||
     variation.buttons.length > 0 ||
@@ -30,7 +35,7 @@ function checkVariation(
     variation.attachment !== undefined ||
     variation.elements !== undefined ||
     variation.quickReplies !== undefined;
-  if (!sendsSomething) {
+  if (!sendsSomething && !misspelt) {
     context.report(
       'RESPONSE_EMPTY',
       where,

@@ -6,15 +6,32 @@ import type { Token } from '../tokens.js';
  * the neighbouring words, and the regex / lookup tables whose matches cover it.
  */
 export function sequenceFeatures(tokens: readonly Token[], matches: readonly PatternMatch[]): string[][] {
-  const shapes = tokens.map((token) => shape(token.text));
+  const cased = tokens.map((token, index) => casedText(tokens, index));
+  const shapes = cased.map(shape);
   return tokens.map((token, index) => [
-    ...ownFeatures(token, shapes[index] ?? ''),
+    ...ownFeatures(token, cased[index] ?? token.text, shapes[index] ?? ''),
     ...contextFeatures(tokens, shapes, index),
     ...patternFeatures(token, matches),
   ]);
 }
 
-function ownFeatures(token: Token, tokenShape: string): string[] {
+/**
+ * The spelling whose case the features read. A capital that only starts a sentence says nothing about the
+ * word: taken as written, it made the capitalised verb of "Give 120 dollars to Marcus" look like a name
+ * (names are the title-case words of the training data). Such a word is read with a lower-case initial;
+ * a word in capitals, or with a capital inside (`McKay`), keeps its spelling.
+ */
+function casedText(tokens: readonly Token[], index: number): string {
+  const text = tokens[index]?.text ?? '';
+  const previous = tokens[index - 1]?.text;
+  const startsSentence = previous === undefined || SENTENCE_END.has(previous);
+  if (!startsSentence || !/^\p{Lu}[^\p{Lu}]*$/u.test(text)) return text;
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}
+
+const SENTENCE_END = new Set(['.', '!', '?']);
+
+function ownFeatures(token: Token, text: string, tokenShape: string): string[] {
   const word = token.lower;
   const features = ['bias', `w=${word}`, `sh=${tokenShape}`];
   for (const n of [1, 2, 3]) {
@@ -22,8 +39,8 @@ function ownFeatures(token: Token, tokenShape: string): string[] {
     features.push(`p${n}=${word.slice(0, n)}`, `s${n}=${word.slice(-n)}`);
   }
   if (/^\p{N}+$/u.test(token.text)) features.push('digit', `len=${Math.min(token.text.length, 6)}`);
-  if (/^\p{Lu}\p{Ll}/u.test(token.text)) features.push('title');
-  if (/^\p{Lu}+$/u.test(token.text) && token.text.length > 1) features.push('upper');
+  if (/^\p{Lu}\p{Ll}/u.test(text)) features.push('title');
+  if (/^\p{Lu}+$/u.test(text) && text.length > 1) features.push('upper');
   if (/^[^\p{L}\p{N}]$/u.test(token.text)) features.push('punct');
   return features;
 }

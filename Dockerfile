@@ -30,12 +30,9 @@ RUN apt-get update && apt-get install -y --no-install-recommends python3 make g+
   && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY package.json package-lock.json ./
-# runtime dependencies only (no `prepare`: dist/ comes from the build stage), with tsx, which loads
-# the assistant's TypeScript actions at run time: package.json lists it as a dev dependency, so it is
-# moved to the dependencies here (the lockfile keeps its version); then the native SQLite driver
-RUN npm pkg set "dependencies.tsx=$(npm pkg get devDependencies.tsx | tr -d '"')" \
-  && npm pkg delete devDependencies.tsx \
-  && npm install --omit=dev --ignore-scripts \
+# runtime dependencies only (no `prepare`: dist/ comes from the build stage; tsx, which loads the
+# assistant's TypeScript actions, is one of them), then the native SQLite driver
+RUN npm ci --omit=dev --ignore-scripts \
   && npm rebuild better-sqlite3
 
 FROM ${NODE_IMAGE}
@@ -45,8 +42,7 @@ COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY package.json ./
 COPY bin ./bin
-# the bundled actions import the engine's TypeScript sources (../src/...), loaded through tsx
-COPY src ./src
+# the bundled actions import 'parley', which package.json's exports resolve to dist/
 COPY config.yml domain.yml endpoints.yml credentials.yml ./
 COPY flows ./flows
 COPY data ./data

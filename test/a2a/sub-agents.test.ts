@@ -5,6 +5,7 @@
  * user gets pattern_internal_error and the orchestrator keeps serving; the SDK's own echo agent works as
  * a sub-agent too.
  */
+import { TaskState } from '@a2a-js/sdk';
 import { expect } from 'chai';
 import type { ParleyServer } from '../../src/cli/serve.js';
 import { startServer } from '../../src/cli/serve.js';
@@ -46,13 +47,14 @@ const ORCHESTRATOR_DOMAIN = `
   session_config:
     session_expiration_time: 60
     start_session_after_expiry: false
-  intents: [book_trip, echo_me]
+  intents: [book_trip, echo_me, try_fail, try_slow]
   slots:
     destination: {type: text, mappings: [{type: controlled}]}
     travellers: {type: float, mappings: [{type: controlled}]}
   responses:
     utter_summary: [{text: 'Summary: {destination}, {travellers} travellers.'}]
     utter_after_echo: [{text: Back with the orchestrator.}]
+    utter_never: [{text: This is never said.}]
 `;
 
 const ORCHESTRATOR_FLOWS = `
@@ -71,9 +73,23 @@ const ORCHESTRATOR_FLOWS = `
       steps:
         - call: echo_agent
         - action: utter_after_echo
+    fail_something:
+      description: An agent whose task fails.
+      nlu_trigger:
+        - intent: try_fail
+      steps:
+        - call: failing_agent
+        - action: utter_never
+    wait_for_something:
+      description: An agent too slow to answer.
+      nlu_trigger:
+        - intent: try_slow
+      steps:
+        - call: slow_agent
+        - action: utter_never
 `;
 
-function agentConfig(name: string, cardUrl: string, extra = ''): string {
+function agentConfig(name: string, cardUrl: string, extra = '', timeout = 5): string {
   return [
     'agent:',
     `  name: ${name}`,
@@ -81,7 +97,7 @@ function agentConfig(name: string, cardUrl: string, extra = ''): string {
     `  description: The ${name}.`,
     'configuration:',
     `  agent_card: ${cardUrl}`,
-    '  timeout: 5',
+    `  timeout: ${timeout}`,
     '  max_retries: 2',
     extra,
   ].join('\n');
@@ -101,14 +117,14 @@ async function say(server: ParleyServer, sender: string, message: string): Promi
   return ((await response.json()) as RestMessage[]).map((item) => item.text ?? '');
 }
 
-async function start(root: string, enableApi = false): Promise<ParleyServer> {
+async function start(root: string, enableApi = false, inMemory = true): Promise<ParleyServer> {
   return startServer({
     location: { project: root },
     projectRoot: root,
     port: 0,
     host: '127.0.0.1',
     logger: SILENT_LOGGER,
-    trackerStore: new MemoryTrackerStore(),
+    ...(inMemory ? { trackerStore: new MemoryTrackerStore() } : {}),
     env: {},
     enableApi,
   });
@@ -119,6 +135,9 @@ describe('flows that call A2A sub-agents (two Parley servers on loopback)', func
   let travel: ParleyServer;
   let orchestrator: ParleyServer;
   let echo: EchoAgent;
+  let failing: EchoAgent;
+  let slow: EchoAgent;
+  let orchestratorRoot: string;
 
   before(async () => {
     travel = await start(
@@ -134,31 +153,35 @@ describe('flows that call A2A sub-agents (two Parley servers on loopback)', func
       true,
     );
     echo = await startEchoAgent();
-    orchestrator = await start(
-      writeInlineProject({
-        domain: ORCHESTRATOR_DOMAIN,
-        flows: ORCHESTRATOR_FLOWS,
-        endpoints: `
+    failing = await startEchoAgent({ state: TaskState.TASK_STATE_FAILED });
+    slow = await startEchoAgent({ delayMs: 3_000 });
+    orchestratorRoot = writeInlineProject({
+      domain: ORCHESTRATOR_DOMAIN,
+      flows: ORCHESTRATOR_FLOWS,
+      endpoints: `
           a2a_server:
             description: The orchestrator.
         `,
-        files: {
-          'sub_agents/travel/config.yml': agentConfig(
-            'travel_agent',
-            `${travel.baseUrl}/.well-known/agent-card.json`,
-            '  result_slots: [destination, travellers]',
-          ),
-          'sub_agents/echo/config.yml': agentConfig('echo_agent', echo.cardUrl),
-        },
-      }),
-      true,
-    );
+      files: {
+        'sub_agents/travel/config.yml': agentConfig(
+          'travel_agent',
+          `${travel.baseUrl}/.well-known/agent-card.json`,
+          '  result_slots: [destination, travellers]',
+        ),
+        'sub_agents/echo/config.yml': agentConfig('echo_agent', echo.cardUrl),
+        'sub_agents/failing/config.yml': agentConfig('failing_agent', failing.cardUrl),
+        'sub_agents/slow/config.yml': agentConfig('slow_agent', slow.cardUrl, '', 1),
+      },
+    });
+    orchestrator = await start(orchestratorRoot, true);
   });
 
   after(async () => {
     await orchestrator?.close();
     await travel?.close();
     await echo?.close();
+    await failing?.close();
+    await slow?.close();
   });
 
   it('relays a multi-turn task to the sub-agent, then continues the flow with the slots it returned', async () => {
@@ -180,6 +203,41 @@ describe('flows that call A2A sub-agents (two Parley servers on loopback)', func
       'Trip to Lisbon for 2.0 booked.',
       'Summary: Lisbon, 2.0 travellers.',
     ]);
+  });
+
+  it('goes on with the sub-agent after the orchestrator restarts: the ids are in the stored tracker', async () => {
+    // the default store (SQLite in the project folder), not memory, so that a restart keeps the conversation
+    let restarting = await start(orchestratorRoot, false, false);
+    expect(await say(restarting, 'dora', '/book_trip')).to.deep.equal(['Where to?']);
+    await restarting.close();
+    restarting = await start(orchestratorRoot, false, false);
+    try {
+      expect(await say(restarting, 'dora', '/SetSlots(destination=Porto)')).to.deep.equal([
+        'How many travellers?',
+      ]);
+      const done = await say(restarting, 'dora', '/SetSlots(travellers=3)');
+      expect(done.slice(0, 2)).to.deep.equal([
+        'Trip to Porto for 3.0 booked.',
+        'Summary: Porto, 3.0 travellers.',
+      ]);
+    } finally {
+      await restarting.close();
+    }
+  });
+
+  it('cancels the flow into pattern_internal_error when the sub-agent fails its task', async () => {
+    const answers = await say(orchestrator, 'erin', '/try_fail');
+    expect(answers[0]).to.match(/trouble|wrong|error/i);
+    expect(answers).to.not.include('This is never said.');
+    expect(failing.received).to.deep.equal(['/try_fail']);
+  });
+
+  it('gives up on a sub-agent slower than its timeout, without hanging the conversation', async () => {
+    const started = Date.now();
+    const answers = await say(orchestrator, 'finn', '/try_slow');
+    expect(Date.now() - started).to.be.below(2_900);
+    expect(answers[0]).to.match(/trouble|wrong|error/i);
+    expect(answers).to.not.include('This is never said.');
   });
 
   it('lets the SDK echo agent answer as a sub-agent, and the flow goes on when its task completes', async () => {
@@ -207,6 +265,11 @@ describe('flows that call A2A sub-agents (two Parley servers on loopback)', func
       skills: { id: string }[];
     };
     const flows = card.skills.map((skill) => skill.id).filter((id) => !id.startsWith('pattern_'));
-    expect(flows.sort()).to.deep.equal(['echo_something', 'plan_trip']);
+    expect(flows.sort()).to.deep.equal([
+      'echo_something',
+      'fail_something',
+      'plan_trip',
+      'wait_for_something',
+    ]);
   });
 });

@@ -27,7 +27,14 @@ const textPart = (value: string): Part => ({
   mediaType: 'text/plain',
 });
 
-export async function startEchoAgent(): Promise<EchoAgent> {
+export interface EchoOptions {
+  /** the state the task ends in (default completed) */
+  readonly state?: TaskState;
+  /** wait this long before answering */
+  readonly delayMs?: number;
+}
+
+export async function startEchoAgent(options: EchoOptions = {}): Promise<EchoAgent> {
   const app = express();
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, '127.0.0.1', () => resolve(listening));
@@ -71,30 +78,40 @@ export async function startEchoAgent(): Promise<EchoAgent> {
         .map((part) => (part.content?.$case === 'text' ? part.content.value : ''))
         .join(' ');
       received.push(text);
-      bus.publish(
-        AgentEvent.task({
-          id: taskId,
-          contextId,
-          artifacts: [],
-          history: [userMessage],
-          metadata: {},
-          status: {
-            state: TaskState.TASK_STATE_COMPLETED,
-            timestamp: new Date().toISOString(),
-            message: {
-              messageId: randomUUID(),
-              role: Role.ROLE_AGENT,
-              parts: [textPart(`echo: ${text}`)],
-              taskId,
-              contextId,
-              metadata: {},
-              extensions: [],
-              referenceTaskIds: [],
+      const answer = (): void =>
+        bus.publish(
+          AgentEvent.task({
+            id: taskId,
+            contextId,
+            artifacts: [],
+            history: [userMessage],
+            metadata: {},
+            status: {
+              state: options.state ?? TaskState.TASK_STATE_COMPLETED,
+              timestamp: new Date().toISOString(),
+              message: {
+                messageId: randomUUID(),
+                role: Role.ROLE_AGENT,
+                parts: [textPart(`echo: ${text}`)],
+                taskId,
+                contextId,
+                metadata: {},
+                extensions: [],
+                referenceTaskIds: [],
+              },
             },
-          },
-        }),
+          }),
+        );
+      if (!options.delayMs) {
+        answer();
+        return Promise.resolve();
+      }
+      return new Promise((resolve) =>
+        setTimeout(() => {
+          answer();
+          resolve();
+        }, options.delayMs),
       );
-      return Promise.resolve();
     },
     cancelTask: () => Promise.resolve(),
   };

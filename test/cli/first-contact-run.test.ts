@@ -30,7 +30,8 @@ async function parley(args: readonly string[], stopWhen?: RegExp): Promise<Ran> 
     if (stopWhen?.test(stdout)) child.kill('SIGTERM');
   });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  // 'close', not 'exit': the child's last stderr lines may still be in the pipe when it exits
+  const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
   return { code, stdout, stderr };
 }
 

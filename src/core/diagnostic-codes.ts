@@ -10,7 +10,9 @@ interface CodeInfo {
 
 /**
  * The catalogue of load and validation diagnostics. Codes are stable: tests, docs and users rely on them.
- * Add new codes; never rename or reuse one.
+ * Add new codes; never rename or reuse one. One file on purpose, though long: it is a table, read as a
+ * whole by docs/diagnostics.md's generator and by whoever picks a new code, and split by topic it would
+ * hide a code used twice.
  */
 export const DIAGNOSTIC_CODES = {
   // Files and YAML

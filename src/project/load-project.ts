@@ -136,7 +136,7 @@ function buildAssistant(
 function markAgentCalls(flows: Flow[], subAgents: ReadonlyMap<string, SubAgentConfig>): Flow[] {
   if (subAgents.size === 0) return flows;
   return flows.map((flow) =>
-    flow.steps.some((step) => step.kind === 'call' && step.callee !== 'mcp_tool' && subAgents.has(step.call))
+    flow.steps.some((step) => isAgentCall(step, subAgents))
       ? {
           ...flow,
           steps: flow.steps.map((step) =>

@@ -8,7 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { Role } from '@a2a-js/sdk';
-import type { AgentCard, SendMessageRequest } from '@a2a-js/sdk';
+import type { AgentCard, Part, SendMessageRequest } from '@a2a-js/sdk';
 import {
   ClientFactory,
   ClientFactoryOptions,
@@ -175,11 +175,7 @@ function expand(value: string, agent: SubAgentConfig, env: Environment): string 
 }
 
 function requestOf(message: AgentMessage): SendMessageRequest {
-  const parts: SendMessageRequest['message'] extends infer M
-    ? M extends { parts: infer P }
-      ? P
-      : never
-    : never = [
+  const parts: Part[] = [
     {
       content: { $case: 'text', value: message.text },
       mediaType: 'text/plain',

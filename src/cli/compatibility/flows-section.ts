@@ -98,8 +98,9 @@ const RASA_COMMANDS: Readonly<Record<string, string>> = {
   'session start': '',
   restart: '',
   'change flow': '',
-  'continue agent': 'sub-agents (Rasa 3.14 beta): not run',
-  'restart agent': 'sub-agents (Rasa 3.14 beta): not run',
+  'continue agent':
+    'not read from LLM output; while a sub-agent holds the conversation, what the assistant cannot handle goes to it, which is what this command does in Rasa',
+  'restart agent': 'not run: a completed sub-agent call is not restarted',
 };
 
 export function flowsSection(): Section {

@@ -206,10 +206,13 @@ const stepKinds: Record<(typeof STEP_KINDS)[number], SchemaObject> = {
   call: {
     additionalProperties: false,
     properties: {
-      call: described(text, 'call step: run that flow as part of this one, then continue here'),
+      call: described(
+        text,
+        'call step: the flow to run as part of this one (then continue here), a sub-agent of sub_agents/, or with mcp_server the MCP tool to call',
+      ),
       exit_if: described(
         { type: 'array', minItems: 1, items: text },
-        'call step of a sub-agent (Rasa 3.14 beta): not supported yet',
+        'conditions that make Rasa run its ReAct task agent for the call; refused: Parley calls A2A sub-agents until their task ends (docs/orchestration.md)',
       ),
       mcp_server: described(
         text,

@@ -3,51 +3,30 @@
  * origin, loads the socket.io client from Parley, and the test types and clicks like a user.
  */
 import { expect } from 'chai';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { chromium } from 'playwright-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { UserUttered } from '../../src/core/events/types.js';
+import { launchChromium, skipWithoutChromium } from '../support/chromium.js';
+import type { HeadlessChromium } from '../support/chromium.js';
 import { startSocketBank } from './socketio-support.js';
 import type { SocketBank } from './socketio-support.js';
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const PAGE = readFileSync(new URL('../fixtures/web-chat/index.html', import.meta.url));
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 
 describe('socket.io channel in a real browser (headless Chromium, web chat page)', function () {
   this.timeout(60_000);
   let bank: SocketBank;
   let pageServer: Server;
   let pageUrl: string;
+  let browser: HeadlessChromium | undefined;
   let context: BrowserContext;
-  let userDataDir: string;
   const pageErrors: string[] = [];
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      if (process.env['REQUIRE_BROWSER'])
-        throw new Error(
-          `REQUIRE_BROWSER is set but no Chromium at ${CHROMIUM} (apt-get install -y chromium)`,
-        );
-      console.log(
-        `      skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`,
-      );
-      this.skip();
-    }
+    skipWithoutChromium(this);
     bank = await startSocketBank('  session_persistence: true');
     // the page comes from another origin than Parley, as a widget embedded in a website does
     pageServer = createServer((_request, response) => {
@@ -56,17 +35,12 @@ describe('socket.io channel in a real browser (headless Chromium, web chat page)
     await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
     const { port } = pageServer.address() as AddressInfo;
     pageUrl = `http://127.0.0.1:${port}/index.html?server=${encodeURIComponent(bank.server.baseUrl)}`;
-    userDataDir = mkdtempSync(join(tmpdir(), 'parley-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-    });
+    browser = await launchChromium();
+    context = browser.context;
   });
 
   after(async () => {
-    await context?.close();
-    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+    await browser?.close();
     await new Promise((resolve) => (pageServer ? pageServer.close(resolve) : resolve(undefined)));
     await bank?.server.close();
   });

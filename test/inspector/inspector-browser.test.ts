@@ -5,18 +5,16 @@
  * reports/inspector/ (git-ignored); any console error or page error fails the test.
  */
 import { expect } from 'chai';
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startServer } from '../../src/cli/serve.js';
 import type { ParleyServer } from '../../src/cli/serve.js';
 import { SILENT_LOGGER } from '../../src/runtime/logger.js';
 import { MemoryTrackerStore } from '../../src/stores/memory-tracker-store.js';
+import { launchChromium, skipWithoutChromium } from '../support/chromium.js';
+import type { HeadlessChromium } from '../support/chromium.js';
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-sync'];
 const REPOSITORY = resolve(new URL('../..', import.meta.url).pathname);
 const SCREENSHOTS = join(REPOSITORY, 'reports', 'inspector');
 const TOKEN = 'inspector-test-token';
@@ -24,22 +22,12 @@ const TOKEN = 'inspector-test-token';
 describe('inspector page in a real browser (headless Chromium, bundled assistant)', function () {
   this.timeout(120_000);
   let server: ParleyServer;
-  let context: BrowserContext;
-  let userDataDir: string;
+  let browser: HeadlessChromium | undefined;
   let page: Page;
   const pageErrors: string[] = [];
 
   before(async function () {
-    if (!existsSync(CHROMIUM)) {
-      if (process.env['REQUIRE_BROWSER'])
-        throw new Error(
-          `REQUIRE_BROWSER is set but no Chromium at ${CHROMIUM} (apt-get install -y chromium)`,
-        );
-      console.log(
-        `      skipped: no Chromium at ${CHROMIUM} (apt-get install -y chromium, or set CHROMIUM_PATH)`,
-      );
-      this.skip();
-    }
+    skipWithoutChromium(this);
     server = await startServer({
       location: { project: REPOSITORY },
       projectRoot: REPOSITORY,
@@ -52,14 +40,8 @@ describe('inspector page in a real browser (headless Chromium, bundled assistant
       env: {},
     });
     mkdirSync(SCREENSHOTS, { recursive: true });
-    userDataDir = mkdtempSync(join(tmpdir(), 'parley-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      viewport: { width: 1400, height: 1000 },
-    });
-    page = await context.newPage();
+    browser = await launchChromium({ viewport: { width: 1400, height: 1000 } });
+    page = await browser.context.newPage();
     page.on('pageerror', (error) => pageErrors.push(String(error)));
     page.on('console', (message) => {
       if (message.type() === 'error') pageErrors.push(message.text());
@@ -67,8 +49,7 @@ describe('inspector page in a real browser (headless Chromium, bundled assistant
   });
 
   after(async () => {
-    await context?.close();
-    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+    await browser?.close();
     await server?.close();
   });
 

@@ -5,11 +5,10 @@
  */
 import { expect } from 'chai';
 import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parleyRun } from '../a2a/replica-support.js';
+import { startParley } from '../support/parley-process.js';
 import { copyBundledAssistant } from '../support/bundled-assistant.js';
 
 const TSX = join(process.cwd(), 'node_modules', '.bin', 'tsx');
@@ -47,21 +46,17 @@ const TOUR = [
 describe('the A2A client examples (examples/a2a-client) against parley run', function () {
   this.timeout(120_000);
   let folder: string;
-  let server: { url: string; child: ChildProcess } | undefined;
+  let server: { url: string; stop(): Promise<void> } | undefined;
 
   before(async function () {
     if (!existsSync(join('dist', 'cli', 'main.js'))) throw new Error('dist/ is missing: run `npm run build`');
     folder = mkdtempSync(join(tmpdir(), 'parley-a2a-examples-'));
     copyBundledAssistant(folder);
-    server = await parleyRun(folder);
+    server = await startParley(folder);
   });
 
   after(async () => {
-    if (server && server.child.exitCode === null) {
-      const exited = new Promise((resolve) => server?.child.once('exit', resolve));
-      server.child.kill('SIGTERM');
-      await exited;
-    }
+    await server?.stop();
     if (folder) rmSync(folder, { recursive: true, force: true });
   });
 

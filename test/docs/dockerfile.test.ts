@@ -5,12 +5,11 @@
  * `parley run` answers with 200.
  */
 import { expect } from 'chai';
-import type { ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildProgram } from '../../src/cli/main.js';
-import { parleyRun } from '../a2a/replica-support.js';
+import { startParley } from '../support/parley-process.js';
 import { copyBundledAssistant } from '../support/bundled-assistant.js';
 
 interface Instruction {
@@ -99,22 +98,18 @@ describe('the Dockerfile (checked without building it)', function () {
 
   describe('its HEALTHCHECK', () => {
     let folder: string;
-    let server: { url: string; child: ChildProcess } | undefined;
+    let server: { url: string; stop(): Promise<void> } | undefined;
 
     before(async () => {
       if (!existsSync(join('dist', 'cli', 'main.js')))
         throw new Error('dist/ is missing: run `npm run build`');
       folder = mkdtempSync(join(tmpdir(), 'parley-dockerfile-'));
       copyBundledAssistant(folder);
-      server = await parleyRun(folder);
+      server = await startParley(folder);
     });
 
     after(async () => {
-      if (server && server.child.exitCode === null) {
-        const exited = new Promise((resolve) => server?.child.once('exit', resolve));
-        server.child.kill('SIGTERM');
-        await exited;
-      }
+      await server?.stop();
       if (folder) rmSync(folder, { recursive: true, force: true });
     });
 

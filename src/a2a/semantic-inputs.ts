@@ -46,6 +46,8 @@ export interface SendParams {
   readonly message: A2aMessage;
   /** the calling agent (caller.ts) */
   readonly caller: string;
+  /** the HTTP request that carried the message: its turn's log lines carry the request's id */
+  readonly request?: object;
   /** told the task's id once the message is accepted, before its task is announced or its turn runs */
   readonly beforeRun?: (taskId: string) => void | Promise<void>;
 }

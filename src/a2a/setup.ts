@@ -73,6 +73,8 @@ export interface A2aRuntime {
   /** the assistant's understanding (slots pre-filled by a data part are added to its commands) */
   readonly commandGenerator: CommandGenerator;
   readonly logger: Logger;
+  /** the logger of an HTTP request (its lines carry the request's id); `logger` without one */
+  readonly requestLogger?: (request: object) => Logger;
   /** SSE keep-alive interval (tests shorten it) */
   readonly keepAliveMs?: number;
   /** the server's TurnGate: A2A turns counted in /metrics and waited for by a graceful shutdown */
@@ -134,6 +136,7 @@ export function prepareA2aServer(options: A2aSetupOptions): A2aServer | undefine
         handler,
         bodyLimit: Math.max(DEFAULT_RPC_BODY_LIMIT, 2 * config.limits.maxMessageBytes),
         logger: deps.logger,
+        ...(deps.requestLogger ? { requestLogger: deps.requestLogger } : {}),
         ...(push ? { push } : {}),
         ...(verifier ? { authenticate: bearerAuth({ verifier, logger: deps.logger }) } : {}),
         ...(deps.keepAliveMs !== undefined ? { keepAliveMs: deps.keepAliveMs } : {}),

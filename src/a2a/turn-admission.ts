@@ -7,8 +7,11 @@
 export interface TurnAdmission {
   /** true once a shutdown began */
   readonly isClosing: boolean;
-  /** runs the turn counted as one of `channel`'s; rejects once closing */
-  track<T>(channel: string, conversationId: string, turn: () => Promise<T>): Promise<T>;
+  /**
+   * runs the turn counted as one of `channel`'s; rejects once closing. `request`: the HTTP request
+   * that carried it (its log lines then carry the request's id)
+   */
+  track<T>(channel: string, conversationId: string, turn: () => Promise<T>, request?: object): Promise<T>;
   /** runs once the turns in flight at shutdown are done, before the connections close */
   onDrained(callback: () => void | Promise<void>): void;
 }

@@ -53,16 +53,20 @@ export class TurnRunner {
    * turn, up to its last published event, passes the admission: a shutdown waits until the answer
    * and the streams' final events are out.
    */
-  async run(conversationId: string, message: A2aMessage): Promise<void> {
+  async run(conversationId: string, message: A2aMessage, request?: object): Promise<void> {
     const task = this.options.live.get(message.taskId as string) as Task;
     this.options.live.publish(this.status(task, 'working', undefined));
     try {
-      await this.admission.track(A2A_INPUT_CHANNEL, conversationId, () =>
-        this.turn(conversationId, task, message),
+      await this.admission.track(
+        A2A_INPUT_CHANNEL,
+        conversationId,
+        () => this.turn(conversationId, task, message),
+        request,
       );
     } catch (error) {
       this.options.logger.error(
         {
+          conversationId,
           taskId: task.id,
           contextId: task.contextId,
           error: error instanceof Error ? error.message : String(error),

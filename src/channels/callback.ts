@@ -53,7 +53,7 @@ export class CallbackChannel implements InputChannel {
       return;
     }
     try {
-      await context.handleMessage({ ...parsed.value, output: this.outputChannel() });
+      await context.handleMessage({ ...parsed.value, output: this.outputChannel(), request });
       response.type('text/plain').send('success');
     } catch (error) {
       sendTurnFailure(response, error);

@@ -16,6 +16,8 @@ export interface UserMessage {
   readonly output: OutputChannel;
   /** hears this turn's trace (the inspector's turns) */
   readonly trace?: TraceSink;
+  /** the HTTP request that carried the message: the turn's log lines then carry its request id */
+  readonly request?: object;
 }
 
 /** What the server gives a channel: one way to hand over a message, and a logger. */

@@ -50,12 +50,12 @@ export class RestChannel implements InputChannel {
       ...(stream ? { onMessage: (message) => void response.write(`${JSON.stringify(message)}\n`) } : {}),
     });
     try {
-      await context.handleMessage({ ...parsed.value, output });
+      await context.handleMessage({ ...parsed.value, output, request });
       if (stream) response.end();
       else response.json(output.messages);
     } catch (error) {
       context.logger.error(
-        { channel: this.name, sender: parsed.value.senderId, error: String(error) },
+        { channel: this.name, conversationId: parsed.value.senderId, error: String(error) },
         'rest.message.received.failure',
       );
       if (stream) response.end();

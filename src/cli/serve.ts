@@ -14,7 +14,7 @@ import type { ApiAuthConfig } from '../server/auth.js';
 import { instrumentLockStore, instrumentTrackerStore } from '../runtime/instrumented-stores.js';
 import { ServerMetrics, metricsRouter } from '../server/metrics.js';
 import type { ServerMetricsOptions } from '../server/metrics.js';
-import { RequestLog } from '../server/request-log.js';
+import { RequestLog, requestLogger } from '../server/request-log.js';
 import { TurnGate } from '../server/turn-gate.js';
 import type { Environment } from '../understanding/llm/config.js';
 import { selectChannels } from './channels.js';
@@ -149,7 +149,7 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
       agent,
       logger: requestLog.logger,
       observer: metrics,
-      annotateRequest: (fields) => requestLog.annotate(fields),
+      requests: requestLog,
     });
     const metricsGuard =
       apiAuth && !apiAuth.isOpen && !options.metricsWithoutAuth ? requireAuth(apiAuth) : undefined;
@@ -186,6 +186,7 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
           signals: openTaskSignals({ trackerStore, lockStore, config: a2a.config, logger: options.logger }),
           commandGenerator: understanding.generator,
           logger: requestLog.logger,
+          requestLogger: (request) => requestLogger(request, requestLog.logger),
           // A2A turns pass the same door as the channels': /metrics counts them, shutdown waits for them
           admission: gate,
           ...(options.a2aKeepAliveMs !== undefined ? { keepAliveMs: options.a2aKeepAliveMs } : {}),

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { RequestHandler } from 'express';
 import type { Logger } from '../runtime/logger.js';
@@ -12,52 +11,102 @@ const ACCEPTED_ID = /^[\w.:@/+=-]{1,128}$/;
 /** Paths polled by machines, logged at debug so that they do not drown the traffic. */
 const ROUTINE_PATHS = new Set(['/', '/status', '/metrics']);
 
+/** where a request carries its scope (set by the middleware) */
+const SCOPE = Symbol('parley.requestScope');
+
+/** What a request in flight carries for its log lines. */
+class RequestScope {
+  /** fields others add to the request's line (the turn it ran) */
+  readonly extra: Record<string, unknown> = {};
+  written = false;
+  private bound: Logger | undefined;
+
+  constructor(
+    private readonly base: Logger,
+    readonly requestId: string,
+  ) {}
+
+  /** made on the first line: most requests log one line only */
+  get logger(): Logger {
+    this.bound ??= withFields(this.base, { requestId: this.requestId });
+    return this.bound;
+  }
+}
+
+/** A turn an HTTP request runs: its fields can go on the request's line. */
+export interface RequestTurn {
+  /** false when the request's line is written already: log the turn yourself */
+  annotate(fields: Readonly<Record<string, unknown>>): boolean;
+  /** the turn is over: lines about its conversation no longer belong to the request */
+  end(): void;
+}
+
+/** Links a turn to the HTTP request that carried it (the turn gate and the A2A turns use it). */
+export interface RequestTurns {
+  /** undefined when `request` is not a request this log has seen (a socket.io message) */
+  begin(request: object | undefined, conversationId: string): RequestTurn | undefined;
+}
+
+/**
+ * The logger of the request (its lines carry `requestId`), or `fallback` for a request the log has not
+ * seen (routers used without the server's middleware, in tests).
+ */
+export function requestLogger(request: object, fallback: Logger): Logger {
+  return scopeOf(request)?.logger ?? fallback;
+}
+
+function scopeOf(request: object | undefined): RequestScope | undefined {
+  return (request as { [SCOPE]?: RequestScope } | undefined)?.[SCOPE];
+}
+
 /**
  * Request logging for one server: every request gets an id (the client's `X-Request-Id` when it is
  * acceptable, else a fresh UUID), echoed in the response header, and one log line when the response
  * is done (method, path without the query string, which may carry a token, status, duration, and the
  * conversation, channel, duration and outcome of the turn it ran, if any: one line per turn).
- * While a request is handled, `logger` writes through a child logger bound to its id, so the turn
- * logs of channels and of the agent carry `requestId` next to their `conversationId`.
+ *
+ * Lines logged while a request's turn runs carry the request's id: `logger` finds the request by the
+ * line's `conversationId` (every line about a turn has one), and code holding the request itself logs
+ * through `requestLogger`. Not AsyncLocalStorage: on Node 20 it installs promise hooks that every
+ * promise of the process pays for, about a fifth of a REST turn's CPU under load.
  */
-/** What a request in flight carries for its log line. */
-interface RequestScope {
-  readonly logger: Logger;
-  /** fields others add to the request's line (the turn it ran) */
-  readonly extra: Record<string, unknown>;
-  written: boolean;
-}
-
-export class RequestLog {
+export class RequestLog implements RequestTurns {
   /** the logger to give to everything that runs inside requests (gate, channels, agent) */
   readonly logger: Logger;
   private readonly base: Logger;
   private readonly newId: () => string;
-  private readonly current = new AsyncLocalStorage<RequestScope>();
+  /** the request running each conversation's turn now */
+  private readonly turns = new Map<string, RequestScope>();
 
   constructor(options: { logger: Logger; newId?: () => string }) {
     this.base = options.logger;
     this.newId = options.newId ?? randomUUID;
-    this.logger = contextual(this.base, () => this.current.getStore()?.logger);
+    this.logger = contextual(this.base, (fields) => this.scopeOfLine(fields)?.logger);
   }
 
-  /**
-   * Adds fields to the line of the request running now, so that a turn and the request that carried
-   * it make one log line; false when there is none (or its line is written already): log them yourself.
-   */
-  annotate(fields: Readonly<Record<string, unknown>>): boolean {
-    const scope = this.current.getStore();
-    if (!scope || scope.written) return false;
-    Object.assign(scope.extra, fields);
-    return true;
+  begin(request: object | undefined, conversationId: string): RequestTurn | undefined {
+    const scope = scopeOf(request);
+    if (!scope) return undefined;
+    this.turns.set(conversationId, scope);
+    return {
+      annotate: (fields) => {
+        if (scope.written) return false;
+        Object.assign(scope.extra, fields);
+        return true;
+      },
+      end: () => {
+        if (this.turns.get(conversationId) === scope) this.turns.delete(conversationId);
+      },
+    };
   }
 
   middleware(): RequestHandler {
     return (request, response, next) => {
-      const given = request.get(REQUEST_ID_HEADER);
-      const requestId = given !== undefined && ACCEPTED_ID.test(given) ? given : this.newId();
+      const given = request.headers['x-request-id'];
+      const requestId = typeof given === 'string' && ACCEPTED_ID.test(given) ? given : this.newId();
       response.setHeader(REQUEST_ID_HEADER, requestId);
-      const scope: RequestScope = { logger: withFields(this.base, { requestId }), extra: {}, written: false };
+      const scope = new RequestScope(this.base, requestId);
+      (request as { [SCOPE]?: RequestScope })[SCOPE] = scope;
       // originalUrl: mounted routers rewrite `path` while they handle the request
       const path = request.originalUrl.split('?')[0] ?? '/';
       const started = performance.now();
@@ -81,23 +130,30 @@ export class RequestLog {
       response.once('close', () => {
         if (!response.writableFinished) done(true);
       });
-      this.current.run(scope, next);
+      next();
     };
+  }
+
+  private scopeOfLine(fields: Readonly<Record<string, unknown>>): RequestScope | undefined {
+    const conversationId = fields['conversationId'];
+    return typeof conversationId === 'string' ? this.turns.get(conversationId) : undefined;
   }
 }
 
-/** A logger that writes through the current request's logger when there is one, else through `base`. */
-function contextual(base: Logger, current: () => Logger | undefined): Logger {
-  const pick = () => current() ?? base;
+type Fields = Record<string, unknown>;
+
+/** A logger that writes through the logger of the request running the line's conversation, else `base`. */
+function contextual(base: Logger, current: (fields: Fields) => Logger | undefined): Logger {
+  const pick = (fields: Fields) => current(fields) ?? base;
   return {
-    info: (fields, message) => pick().info(fields, message),
-    warn: (fields, message) => pick().warn(fields, message),
-    error: (fields, message) => pick().error(fields, message),
-    debug: (fields, message) => pick().debug?.(fields, message),
+    info: (fields, message) => pick(fields).info(fields, message),
+    warn: (fields, message) => pick(fields).warn(fields, message),
+    error: (fields, message) => pick(fields).error(fields, message),
+    debug: (fields, message) => pick(fields).debug?.(fields, message),
     // bound per call, so a child made at start-up still carries the id of each request it logs in
     child: (bindings) =>
-      contextual(withFields(base, bindings), () => {
-        const logger = current();
+      contextual(withFields(base, bindings), (fields) => {
+        const logger = current({ ...bindings, ...fields });
         return logger ? withFields(logger, bindings) : undefined;
       }),
   };

@@ -6,6 +6,7 @@ import type { ChannelContext, UserMessage } from '../channels/channel.js';
 import { botMessageOf } from '../channels/bot-message.js';
 import { CollectingOutputChannel } from '../channels/collecting-output.js';
 import type { CollectedMessage } from '../channels/collecting-output.js';
+import type { RequestTurn, RequestTurns } from './request-log.js';
 
 /** Observes turns for metrics; the server passes a no-op when metrics are off. */
 export interface TurnObserver {
@@ -27,22 +28,22 @@ export class TurnGate implements ChannelContext {
   private drained: (() => void) | undefined;
   private readonly drainedCallbacks: (() => void | Promise<void>)[] = [];
 
-  private readonly annotateRequest: (fields: Readonly<Record<string, unknown>>) => boolean;
+  private readonly requests: RequestTurns | undefined;
 
   constructor(options: {
     agent: Agent;
     logger: Logger;
     observer?: TurnObserver;
     /**
-     * puts a finished turn's fields on the line of the HTTP request that ran it (RequestLog.annotate);
-     * false: there is no such request, and the gate logs `turn.finished` itself
+     * links a turn to the HTTP request that ran it (RequestLog): its lines carry the request's id and
+     * the finished turn's fields go on the request's line; without one the gate logs `turn.finished`
      */
-    annotateRequest?: (fields: Readonly<Record<string, unknown>>) => boolean;
+    requests?: RequestTurns;
   }) {
     this.agent = options.agent;
     this.logger = options.logger;
     this.observer = options.observer;
-    this.annotateRequest = options.annotateRequest ?? (() => false);
+    this.requests = options.requests;
   }
 
   get turnsInFlight(): number {
@@ -70,15 +71,22 @@ export class TurnGate implements ChannelContext {
         },
       });
       await delivery;
-    });
+    }, message.request);
   }
 
   /**
    * Runs a turn that an edge drives itself (A2A calls the agent with its own options): counted in
-   * flight and in the metrics, logged, and refused once the server is shutting down.
+   * flight and in the metrics, logged, and refused once the server is shutting down. `request`: the
+   * HTTP request that carried the turn, whose id its log lines then carry.
    */
-  async track<T>(channel: string, conversationId: string, turn: () => Promise<T>): Promise<T> {
+  async track<T>(
+    channel: string,
+    conversationId: string,
+    turn: () => Promise<T>,
+    request?: object,
+  ): Promise<T> {
     if (this.closing) throw new AppError({ code: 'SHUTTING_DOWN', message: 'The server is shutting down.' });
+    const requestTurn = this.requests?.begin(request, conversationId);
     this.inFlight += 1;
     this.observer?.turnStarted(channel, conversationId);
     const started = performance.now();
@@ -94,7 +102,8 @@ export class TurnGate implements ChannelContext {
     } finally {
       const seconds = (performance.now() - started) / 1000;
       this.observer?.turnFinished(channel, seconds, outcome);
-      this.logTurn(channel, conversationId, seconds, failure);
+      this.logTurn({ channel, conversationId, seconds, failure, requestTurn });
+      requestTurn?.end();
       this.inFlight -= 1;
       if (this.inFlight === 0) this.drained?.();
     }
@@ -118,11 +127,18 @@ export class TurnGate implements ChannelContext {
    * One line per turn: a turn that an HTTP request ran goes on that request's line (`turnMs`), any
    * other is logged as `turn.finished`; a failure is always a line of its own, at error level.
    */
-  private logTurn(channel: string, conversationId: string, seconds: number, failure: unknown): void {
-    const durationMs = Math.round(seconds * 10_000) / 10;
+  private logTurn(turn: {
+    channel: string;
+    conversationId: string;
+    seconds: number;
+    failure: unknown;
+    requestTurn: RequestTurn | undefined;
+  }): void {
+    const { channel, conversationId, failure } = turn;
+    const durationMs = Math.round(turn.seconds * 10_000) / 10;
     const fields = { conversationId, channel, durationMs };
     if (failure === undefined) {
-      if (!this.annotateRequest({ conversationId, channel, turnMs: durationMs, outcome: 'ok' }))
+      if (!turn.requestTurn?.annotate({ conversationId, channel, turnMs: durationMs, outcome: 'ok' }))
         this.logger.info({ ...fields, outcome: 'ok' }, 'turn.finished');
     } else
       this.logger.error(

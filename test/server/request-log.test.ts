@@ -112,6 +112,19 @@ describe('request logging', function () {
     });
   });
 
+  it('gives each of concurrent requests its own id on the lines of its own turn', async () => {
+    const senders = ['conc-1', 'conc-2', 'conc-3', 'conc-4'];
+    const responses = await Promise.all(
+      senders.map((sender) => post({ sender, message: '/broken' }, { 'X-Request-Id': `req-${sender}` })),
+    );
+    await Promise.all(responses.map((response) => response.json()));
+    for (const sender of senders) {
+      const lines = captured.find((line) => line.action === 'action_missing' && line.conversationId === sender);
+      expect(lines, sender).to.have.length(1);
+      expect(lines[0]?.requestId, sender).to.equal(`req-${sender}`);
+    }
+  });
+
   it('logs the path without its query string (it may carry a token)', async () => {
     const response = await post(
       { sender: 'dave', message: '/greet' },

@@ -16,6 +16,8 @@ import { V1_CODEC, listRequest } from './v1.js';
 import type { SendRequest, WireCodec } from './wire.js';
 
 export interface CallContext {
+  /** the HTTP request of the call: the turn it runs logs with its id */
+  readonly request: object;
   readonly handler: SemanticHandler;
   /** the calling agent (caller.ts): tasks and push configs are its own */
   readonly caller: string;
@@ -92,7 +94,7 @@ async function send(codec: WireCodec, call: CallContext): Promise<unknown> {
  * one refuses the message before any turn runs) and attached to the task once it has its id.
  */
 async function sendParams(request: SendRequest, call: CallContext): Promise<SendParams> {
-  const params = { message: request.message, caller: call.caller };
+  const params = { message: request.message, caller: call.caller, request: call.request };
   if (!request.pushConfig) return params;
   const push = call.push;
   if (!push)

@@ -30,6 +30,8 @@ export const DEFAULT_RPC_BODY_LIMIT = 1024 * 1024;
 export interface RpcRouterOptions {
   readonly handler: SemanticHandler;
   readonly logger: Logger;
+  /** the logger of an HTTP request (its lines carry the request's id); `logger` without one */
+  readonly requestLogger?: (request: object) => Logger;
   /** bytes */
   readonly bodyLimit?: number;
   /** SSE keep-alive comment interval */
@@ -50,7 +52,7 @@ export function rpcRouter(options: RpcRouterOptions): Router {
     (request: Request, response: Response) => {
       handle(request, response, options, keepAliveMs).catch((error: unknown) => {
         // a failure outside the call's own handling (writing the answer) must not become unhandled
-        options.logger.error(
+        loggerOf(request, options).error(
           { error: error instanceof Error ? error.message : String(error) },
           'a2a call failed',
         );
@@ -122,6 +124,7 @@ async function handle(request: Request, response: Response, options: RpcRouterOp
   }
   try {
     const answer = await runOperation(route, {
+      request,
       handler: options.handler,
       caller: callerOfCall(response),
       id,
@@ -134,9 +137,9 @@ async function handle(request: Request, response: Response, options: RpcRouterOp
   } catch (error) {
     const failure = asA2aError(error);
     const fields = { method, error: error instanceof Error ? error.message : String(error) };
-    if (failure.reason === 'INTERNAL') options.logger.error(fields, 'a2a call failed');
+    if (failure.reason === 'INTERNAL') loggerOf(request, options).error(fields, 'a2a call failed');
     else if (failure.reason === 'UNAVAILABLE')
-      options.logger.warn(fields, 'a2a call failed: a dependency is unavailable');
+      loggerOf(request, options).warn(fields, 'a2a call failed: a dependency is unavailable');
     if (!response.headersSent) {
       if (STREAMING.has(route.operation) && acceptsEventStream(request))
         sendStreamedError(response, id, failure, route.version);
@@ -153,6 +156,10 @@ function parseJsonBody(raw: unknown): unknown {
   const bytes = Buffer.isBuffer(raw) ? raw : Buffer.alloc(0);
   if (!isUtf8(bytes)) throw new SyntaxError('The request body is not UTF-8.');
   return JSON.parse(bytes.toString('utf8'));
+}
+
+function loggerOf(request: object, options: RpcRouterOptions): Logger {
+  return options.requestLogger?.(request) ?? options.logger;
 }
 
 /** the caller bearer auth found (with auth on, every call that got here has one), else the anonymous one */

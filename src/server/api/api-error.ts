@@ -2,6 +2,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { errorCodeOf, errorKindOf } from '../../core/error-kinds.js';
 import { sendRasaError } from '../../channels/http-errors.js';
 import type { Logger } from '../../runtime/logger.js';
+import { requestLogger } from '../request-log.js';
 
 /** A failure the HTTP API answers with Rasa's error body: the status, the `reason` clients switch on. */
 export class ApiError extends Error {
@@ -48,7 +49,7 @@ export function apiRoute(
     try {
       await handler(request, response);
     } catch (error) {
-      sendApiFailure(response, error, options, request.path);
+      sendApiFailure(response, error, { ...options, logger: requestLogger(request, options.logger) }, request.path);
     }
   };
 }

@@ -45,7 +45,8 @@ export interface HttpApiOptions {
 }
 
 export interface TurnTracker {
-  track<T>(channel: string, conversationId: string, turn: () => Promise<T>): Promise<T>;
+  /** `request`: the HTTP request that carried the turn (its log lines then carry the request's id) */
+  track<T>(channel: string, conversationId: string, turn: () => Promise<T>, request?: object): Promise<T>;
 }
 
 /** What every route group receives: the options and the auth guard built from them. */

@@ -88,7 +88,7 @@ export function conversationRoutes(router: Router, context: ApiContext): void {
         });
         await delivery.done();
       };
-      await (context.turns ? context.turns.track(API_CHANNEL, id, turn) : turn());
+      await (context.turns ? context.turns.track(API_CHANNEL, id, turn, request) : turn());
       const { events, state } = result ? await agent.trackerAfter(id, result) : await agent.load(id);
       const messages = collectedMessages(output);
       response.json({

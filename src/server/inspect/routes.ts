@@ -91,6 +91,7 @@ export function inspectorApi(options: InspectorApiOptions): Router {
         inputChannel: INSPECTOR_CHANNEL,
         output,
         trace: recorder,
+        request,
       });
       traces.keep(id, recorder.events);
       response.json({ messages: output.messages, trace: recorder.events, view: await viewOf(id) });

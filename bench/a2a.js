@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { postgresDatabase } from './support/postgres.js';
 import { recordResults, setting, targetMet } from './support/results.js';
-import { failures, formatSummary, interleavedRounds } from './support/rounds.js';
+import { failures, formatSummary, interleavedRounds, withServerCpu } from './support/rounds.js';
 import { inChild, isLoadGenerator } from './support/load-generator.js';
 
 const CONNECTIONS = setting('BENCH_CONNECTIONS', 32);
@@ -93,7 +93,7 @@ async function load({ url, path, connections, duration, prefix, check }) {
 async function measure(target, prefix, check = true) {
   const run = { url: target.baseUrl, path: target.path, connections: CONNECTIONS, check };
   await inChild(import.meta.url, { ...run, duration: WARMUP_S, prefix: `${prefix}-warm` });
-  return inChild(import.meta.url, { ...run, duration: DURATION_S, prefix });
+  return withServerCpu(() => inChild(import.meta.url, { ...run, duration: DURATION_S, prefix }));
 }
 
 /** The @a2a-js/sdk echo agent (spec/a2a.md §4.6): every message gets a completed task echoing its text. */
@@ -263,11 +263,11 @@ function report(rows) {
     `A2A message/send (JSON-RPC v0.3, blocking) on the bundled assistant (direct payloads, in-process actions): autocannon, ${CONNECTIONS} connections, ${DURATION_S} s after ${WARMUP_S} s of warm-up, ${ROUNDS} interleaved round(s); 2 turns per context; median (min–max) over the rounds`,
   );
   console.log(
-    `${'server'.padEnd(28)}${'msgs/s'.padStart(20)}${'p50 ms'.padStart(14)}${'p99 ms'.padStart(14)}${'parley/echo'.padStart(24)}`,
+    `${'server'.padEnd(28)}${'msgs/s'.padStart(20)}${'p50 ms'.padStart(14)}${'p99 ms'.padStart(14)}${'CPU µs/req'.padStart(18)}${'parley/echo'.padStart(24)}`,
   );
   for (const row of rows) {
     console.log(
-      `${row.name.padEnd(28)}${formatSummary(row.rate).padStart(20)}${formatSummary(row.p50).padStart(14)}${formatSummary(row.p99).padStart(14)}${(row.ratio ? formatSummary(row.ratio, 3) : '1').padStart(24)}`,
+      `${row.name.padEnd(28)}${formatSummary(row.rate).padStart(20)}${formatSummary(row.p50).padStart(14)}${formatSummary(row.p99).padStart(14)}${formatSummary(row.cpu).padStart(18)}${(row.ratio ? formatSummary(row.ratio, 3) : '1').padStart(24)}`,
     );
     for (const run of row.runs) {
       if (run.non2xx + run.errors + run.wrong > 0) console.log(`  ${JSON.stringify(run)}`);

@@ -17,7 +17,7 @@ import { Buffer } from 'node:buffer';
 import { performance } from 'node:perf_hooks';
 import { commitLatency, postgresDatabase } from './support/postgres.js';
 import { recordResults, setting, summarise, targetMet } from './support/results.js';
-import { failures, formatSummary, interleavedRounds, selected } from './support/rounds.js';
+import { failures, formatSummary, interleavedRounds, selected, withServerCpu } from './support/rounds.js';
 import { inChild, isLoadGenerator } from './support/load-generator.js';
 
 const CONNECTIONS = setting('BENCH_CONNECTIONS', 32);
@@ -79,7 +79,7 @@ async function load({ url, connections, duration, prefix, check }) {
 async function measure(baseUrl, prefix, check = true) {
   const run = { url: baseUrl, connections: CONNECTIONS, check };
   await inChild(import.meta.url, { ...run, duration: WARMUP_S, prefix: `${prefix}-warm` });
-  return inChild(import.meta.url, { ...run, duration: DURATION_S, prefix });
+  return withServerCpu(() => inChild(import.meta.url, { ...run, duration: DURATION_S, prefix }));
 }
 
 function echoServer() {
@@ -214,11 +214,11 @@ function report(rows, long) {
     `REST turns on the bundled assistant (direct payloads, in-process actions): autocannon, ${CONNECTIONS} connections, ${DURATION_S} s after ${WARMUP_S} s of warm-up, ${ROUNDS} interleaved round(s); ${TURNS_PER_CONVERSATION} turns per conversation; median (min–max) over the rounds`,
   );
   console.log(
-    `${'server'.padEnd(28)}${'turns/s'.padStart(20)}${'p50 ms'.padStart(14)}${'p99 ms'.padStart(14)}${'parley/echo'.padStart(24)}`,
+    `${'server'.padEnd(28)}${'turns/s'.padStart(20)}${'p50 ms'.padStart(14)}${'p99 ms'.padStart(14)}${'CPU µs/req'.padStart(18)}${'parley/echo'.padStart(24)}`,
   );
   for (const row of rows) {
     console.log(
-      `${row.name.padEnd(28)}${formatSummary(row.rate).padStart(20)}${formatSummary(row.p50).padStart(14)}${formatSummary(row.p99).padStart(14)}${(row.ratio ? formatSummary(row.ratio, 3) : '1').padStart(24)}`,
+      `${row.name.padEnd(28)}${formatSummary(row.rate).padStart(20)}${formatSummary(row.p50).padStart(14)}${formatSummary(row.p99).padStart(14)}${formatSummary(row.cpu).padStart(18)}${(row.ratio ? formatSummary(row.ratio, 3) : '1').padStart(24)}`,
     );
     for (const run of row.runs)
       if (run.non2xx + run.errors + run.wrong > 0) console.log(`  ${JSON.stringify(run)}`);

@@ -23,6 +23,9 @@ export async function interleavedRounds(rounds, allContenders) {
       rate: summarise(own.map((run) => run.rate)),
       p50: summarise(own.map((run) => run.p50)),
       p99: summarise(own.map((run) => run.p99)),
+      cpu: own.every((run) => run.cpuPerRequest !== undefined)
+        ? summarise(own.map((run) => run.cpuPerRequest))
+        : undefined,
       ...(index > 0 ? { ratio: summarise(own.map((run, round) => run.rate / baseline[round].rate)) } : {}),
     };
   });
@@ -49,6 +52,18 @@ export function formatSummary(summary, digits = 0) {
   return summary.runs > 1
     ? `${fixed(summary.median)} (${fixed(summary.min)}–${fixed(summary.max)})`
     : fixed(summary.median);
+}
+
+/**
+ * Runs a load and adds the CPU this process (the server's) used per request, in µs: steadier than a
+ * rate on a shared machine, where the load generator and other work take turns on the same cores.
+ * A database's own processes are not in it.
+ */
+export async function withServerCpu(load) {
+  const started = process.cpuUsage();
+  const result = await load();
+  const used = process.cpuUsage(started);
+  return { ...result, cpuPerRequest: result.requests > 0 ? (used.user + used.system) / result.requests : undefined };
 }
 
 /** Sum of the failure counters of every run of every contender (non-2xx, errors, wrong answers). */

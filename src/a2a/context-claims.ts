@@ -55,7 +55,7 @@ export class ContextClaims {
    */
   async claim(
     identity: ContextIdentity,
-  ): Promise<{ taskIds: readonly string[]; evictions: readonly Eviction[] }> {
+  ): Promise<{ taskIds: readonly string[]; taskBytes?: number; evictions: readonly Eviction[] }> {
     if (this.running.has(identity.key)) throw busy(identity.contextId);
     // a claim of ours left over from a failed release is not another turn
     if (this.unreleased.has(identity.key) || this.releasing.has(identity.key))
@@ -73,7 +73,11 @@ export class ContextClaims {
         // a placeholder until the work is known, so that a second message here is refused at once
         this.running.set(identity.key, new Promise<void>(() => undefined));
         this.renewSoon();
-        return { taskIds: outcome.context.taskIds, evictions: outcome.evictions };
+        return {
+          taskIds: outcome.context.taskIds,
+          ...(outcome.context.taskBytes !== undefined ? { taskBytes: outcome.context.taskBytes } : {}),
+          evictions: outcome.evictions,
+        };
       case 'busy':
         throw busy(identity.contextId);
       case 'other_owner':
@@ -92,22 +96,32 @@ export class ContextClaims {
   /**
    * The context stays claimed until `work` is over, even when its task ended before (timeout,
    * cancel); `after` runs once the claim is released (retention). Later work on the same context
-   * (a cancel following its turn) replaces earlier work, and the claim ends with the last.
+   * (a cancel following its turn) replaces earlier work, and the claim ends with the last. Resolves
+   * once the claim is released (or its release failed and is retried, or later work holds it).
    */
-  hold(key: string, work: Promise<unknown>, after: () => Promise<void>): void {
+  hold(key: string, work: Promise<unknown>, after: () => Promise<void>): Promise<void> {
     const settled = work.then(
       () => undefined,
       () => undefined,
     );
     this.running.set(key, settled);
+    let released: () => void = () => undefined;
+    const whenReleased = new Promise<void>((resolve) => {
+      released = resolve;
+    });
     void settled.then(async () => {
-      if (this.running.get(key) !== settled) return;
+      if (this.running.get(key) !== settled) {
+        released();
+        return;
+      }
       this.running.delete(key);
       try {
         await this.release(key);
       } catch {
-        return; // retried (release)
+        released(); // retried (release)
+        return;
       }
+      released();
       await after().catch((error: unknown) =>
         this.options.logger.error(
           { conversationId: key, error: String(error) },
@@ -115,6 +129,7 @@ export class ContextClaims {
         ),
       );
     });
+    return whenReleased;
   }
 
   /** Gives up a claim whose work never started (the message was refused after the claim). */

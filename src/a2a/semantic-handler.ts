@@ -21,7 +21,14 @@ import type { A2aMessage, Task } from './tasks/model.js';
 import { TaskEvents } from './tasks/task-events.js';
 import type { TaskListener } from './tasks/task-events.js';
 import { continuable, refuseOversized, whenSettled } from './tasks/task-settling.js';
-import type { ReplayKey, SaveOptions, StoredTask, TaskStore, TaskStoreStats } from './tasks/task-store.js';
+import type {
+  KnownContextSize,
+  ReplayKey,
+  SaveOptions,
+  StoredTask,
+  TaskStore,
+  TaskStoreStats,
+} from './tasks/task-store.js';
 import { TaskSweeper } from './tasks/task-sweeper.js';
 import { TaskCancels } from './task-cancels.js';
 import { TaskEndings } from './task-endings.js';
@@ -169,17 +176,28 @@ export class SemanticHandler {
       await this.claims.abandon(key).catch(() => undefined);
       throw error;
     }
+    const size = contextSize(claimed, message.taskId ? 0 : 1);
     // a new task may put the context over its limits at once; a continued one is measured after its turn
     if (!message.taskId)
-      await this.endings.applyLimits(key).catch((error: unknown) => this.limitsFailed(key, error));
-    const turn = this.runner.run(key, received);
+      await this.endings
+        .applyLimits(key, size && this.knownSize(size, taskId))
+        .catch((error: unknown) => this.limitsFailed(key, error));
+    const turn = this.runner.run(key, received, params.request);
     const accepted = this.live.get(taskId) as Task;
-    const done = whenSettled({ live: this.live, events: this.events }, taskId, turn).then(async (task) => {
+    const settled = whenSettled({ live: this.live, events: this.events }, taskId, turn).then(async (task) => {
       await this.saveSettled(taskId, { answers: replay });
       return this.live.get(taskId) ?? task;
     });
-    this.replays.remember(replay, done);
-    this.claims.hold(key, Promise.allSettled([turn, done]), () => this.afterTurn(key, taskId));
+    this.replays.remember(replay, settled);
+    const released = this.claims.hold(key, Promise.allSettled([turn, settled]), () =>
+      this.afterTurn(key, taskId, size),
+    );
+    // the answer goes once the context is free again, so that the caller's next message finds it free
+    // on any replica; not when the turn still runs (its task timed out or was canceled meanwhile)
+    const done = settled.then(async (task) => {
+      if (await endsSoon(turn)) await released;
+      return task;
+    });
     return { task: accepted, done, replayed: false, unsubscribe };
   }
 
@@ -375,10 +393,20 @@ export class SemanticHandler {
     this.options.logger.warn({ conversationId: key, error: String(error) }, 'a2a task limits not applied');
   }
 
-  /** after a turn's claim ended: its task is stored as it is, then the retention limits apply */
-  private async afterTurn(key: string, taskId: string): Promise<void> {
+  /**
+   * after a turn's claim ended: its task is stored as it is, then the retention limits apply; `size`:
+   * what the claim said the context held besides this task
+   */
+  private async afterTurn(key: string, taskId: string, size?: KnownContextSize): Promise<void> {
+    const known = size && this.knownSize(size, taskId);
     await this.live.drop(taskId);
-    await this.endings.applyLimits(key);
+    await this.endings.applyLimits(key, known);
+  }
+
+  /** the context's size with this task as it is now; undefined (trim reads it) when the task is gone */
+  private knownSize(size: KnownContextSize, taskId: string): KnownContextSize | undefined {
+    const task = this.live.stored(taskId);
+    return task ? { tasks: size.tasks, bytes: size.bytes + task.bytes } : undefined;
   }
 
   private refuseWhenClosing(): void {
@@ -388,4 +416,31 @@ export class SemanticHandler {
         message: 'The agent is shutting down and takes no new turns; send the message to another instance.',
       });
   }
+}
+
+/** what ending an earlier task (superseded) may add to its size: a status message and a data part */
+const ENDING_GROWTH_BYTES = 4 * 1024;
+
+/**
+ * What a claim says its context holds besides the turn's own task (`added`: 1 for a new task), the
+ * earlier tasks a new one may end counted as they may grow by it; undefined when the store did not say.
+ */
+function contextSize(
+  claimed: { readonly taskIds: readonly string[]; readonly taskBytes?: number },
+  added: number,
+): KnownContextSize | undefined {
+  if (claimed.taskBytes === undefined) return undefined;
+  const tasks = claimed.taskIds.length + added;
+  return { tasks, bytes: claimed.taskBytes + claimed.taskIds.length * ENDING_GROWTH_BYTES };
+}
+
+/** whether the turn is over within this turn of the event loop: a turn normally ends with its final event */
+function endsSoon(turn: Promise<void>): Promise<boolean> {
+  return Promise.race([
+    turn.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<boolean>((resolve) => setImmediate(() => resolve(false))),
+  ]);
 }

@@ -12,7 +12,7 @@ import type { LiveTasks } from './tasks/live-tasks.js';
 import { TERMINAL_STATES } from './tasks/model.js';
 import type { TaskEvents } from './tasks/task-events.js';
 import type { OverdueReason } from './tasks/task-sweeper.js';
-import type { Eviction, StoredTask, TaskStore } from './tasks/task-store.js';
+import type { Eviction, KnownContextSize, StoredTask, TaskStore } from './tasks/task-store.js';
 
 export interface TaskEndingsOptions {
   readonly store: TaskStore;
@@ -66,9 +66,12 @@ export class TaskEndings {
       }
   }
 
-  /** the retention limits, as soon as a task is accepted and again once its turn is over */
-  async applyLimits(key: string): Promise<void> {
-    const trimmed = await this.options.store.trim(key, this.options.now());
+  /**
+   * the retention limits, as soon as a task is accepted and again once its turn is over; `known`: what
+   * the turn knows the context holds (the store may then skip reading it)
+   */
+  async applyLimits(key: string, known?: KnownContextSize): Promise<void> {
+    const trimmed = await this.options.store.trim(key, this.options.now(), known);
     this.options.forgotten(trimmed.removed);
     this.options.events.forget(trimmed.removed);
     await this.endEvicted(trimmed.evictions);

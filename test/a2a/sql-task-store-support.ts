@@ -10,6 +10,7 @@ import type { SqlTarget } from '../../src/stores/sql/sql-target.js';
 import { SqlTrackerStore } from '../../src/stores/sql/sql-tracker-store.js';
 import { turnEvents } from '../stores/tracker-store-contract.js';
 import { CONTRACT_LIMITS, ManualClock } from './task-store-contract.js';
+import { storedTask as storedTaskOf } from './task-store-contract-support.js';
 
 const A2A_TABLES = ['a2a_push_configs', 'a2a_replays', 'a2a_tasks', 'a2a_contexts'];
 
@@ -68,6 +69,27 @@ export function sqlTaskStoreBehaviour(harness: SqlTaskStoreHarness, description:
       await harness.tracker.append('after-close', turnEvents('after-close', 0), { expectedCount: 0 });
       expect((await harness.tracker.loadRecent('after-close')).eventCount).to.equal(5);
       expect(await harness.taskStore(harness.tracker).getTask('none')).to.equal(undefined);
+    });
+
+    it('trusts a size within its limits that a turn tells it, without reading the context', async () => {
+      const store = await harness.open();
+      await store.claimContext({
+        key: 'told',
+        contextId: 'ctx-told',
+        owner: 'alice',
+        holder: 'p1',
+        now: harness.clock.now,
+        leaseMs: 30_000,
+        maxContexts: 0,
+      });
+      for (const id of ['t1', 't2', 't3', 't4', 't5'])
+        await store.saveTask({ ...storedTaskOf(id), contextKey: 'told' });
+      // the turn says one task of 100 bytes: the store does not look (five are there, over the three kept)
+      expect(await store.trim('told', harness.clock.now, { tasks: 1, bytes: 100 })).to.deep.equal({
+        removed: [],
+        evictions: [],
+      });
+      expect((await store.trim('told', harness.clock.now)).removed).to.deep.equal(['t1', 't2']);
     });
 
     it('reports an operation on a closed database as STORE_UNAVAILABLE, naming the A2A task store', async () => {

@@ -33,7 +33,14 @@ export function contextsContract(harness: TaskStoreHarness): void {
         taskIds: [],
         claim: { holder: 'p1', until: T0 + 5 + LEASE_MS },
       };
-      expect(outcome).to.deep.equal({ kind: 'claimed', context, evictions: [] });
+      const claimed = expectClaimed(outcome);
+      expect({ ...claimed, context: contextView(claimed.context) }).to.deep.equal({
+        kind: 'claimed',
+        context,
+        evictions: [],
+      });
+      // a store that tells the size of a context's tasks tells it right
+      if (claimed.context.taskBytes !== undefined) expect(claimed.context.taskBytes).to.equal(0);
       expect(contextView(await store().getContext('conv-a'))).to.deep.equal(context);
       expect(await store().getContext('conv-b')).to.equal(undefined);
     });
@@ -59,11 +66,12 @@ export function contextsContract(harness: TaskStoreHarness): void {
     });
 
     it('reopens a context with its tasks, keeping the contextId it was opened with', async () => {
-      await contextWith(store(), 'conv-a', [storedTask('t1'), storedTask('t2')]);
+      await contextWith(store(), 'conv-a', [storedTask('t1', { bytes: 120 }), storedTask('t2', { bytes: 30 })]);
       const outcome = expectClaimed(
         await claim('conv-a', { contextId: 'other-id', holder: 'p9', now: T0 + 7 }),
       );
-      expect(outcome.context).to.deep.equal({
+      if (outcome.context.taskBytes !== undefined) expect(outcome.context.taskBytes).to.equal(150);
+      expect(contextView(outcome.context)).to.deep.equal({
         key: 'conv-a',
         contextId: 'ctx-conv-a',
         owner: 'alice',

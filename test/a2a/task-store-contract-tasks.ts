@@ -181,6 +181,19 @@ export function tasksContract(harness: TaskStoreHarness): void {
       expect((await store().trim('conv-a', T0)).removed).to.deep.equal(['big']);
     });
 
+    it('trims as usual when told a size beyond its limits', async () => {
+      await contextWith(store(), 'conv-a', [
+        storedTask('big', { bytes: 6_000 }),
+        storedTask('small', { bytes: 100 }),
+        storedTask('newest', { bytes: 6_000 }),
+      ]);
+      const known = { tasks: 3, bytes: 12_100 };
+      expect((await store().trim('conv-a', T0, known)).removed).to.deep.equal(['big']);
+      const tasks = ['t1', 't2', 't3', 't4'].map((id) => storedTask(id, { key: 'conv-b' }));
+      await contextWith(store(), 'conv-b', tasks);
+      expect((await store().trim('conv-b', T0, { tasks: 4, bytes: 400 })).removed).to.deep.equal(['t1']);
+    });
+
     it('does nothing for a context it does not have', async () => {
       expect(await store().trim('nowhere', T0)).to.deep.equal({ removed: [], evictions: [] });
     });

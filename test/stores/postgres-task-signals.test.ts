@@ -16,6 +16,23 @@ interface Heard {
   readonly cancel: string[];
 }
 
+/** counts the NOTIFY statements sent by any pg client until stopped */
+function countNotifyStatements(): { readonly count: number; stop(): void } {
+  const original = pg.Client.prototype.query;
+  const counter = {
+    count: 0,
+    stop: () => {
+      pg.Client.prototype.query = original;
+    },
+  };
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const config = args[0] as { text?: unknown } | undefined;
+    if (typeof config?.text === 'string' && config.text.includes('pg_notify')) counter.count += 1;
+    return (original as (...given: unknown[]) => unknown).apply(this, args);
+  } as typeof original;
+  return counter;
+}
+
 function listening(signals: PostgresTaskSignals): Heard {
   const heard: Heard = { settled: [], cancel: [] };
   signals.listen({ settled: (id) => heard.settled.push(id), cancel: (id) => heard.cancel.push(id) });
@@ -61,12 +78,19 @@ describe('PostgreSQL task signals', function () {
     const heard = listening(receiver);
     await waitFor(async () => (await listenConnections(database.name)) === 2, 'both listening');
     const ids = Array.from({ length: 50 }, (_, index) => `task-${index}`);
-    for (const id of ids) sender.settled(id);
-    sender.cancel('task-c');
-    await waitFor(() => heard.settled.length === ids.length && heard.cancel.length === 1, 'every signal');
+    const statements = countNotifyStatements();
+    try {
+      for (const id of ids) sender.settled(id);
+      sender.cancel('task-c');
+      await waitFor(() => heard.settled.length === ids.length && heard.cancel.length === 1, 'every signal');
+    } finally {
+      statements.stop();
+    }
     expect(heard.settled).to.deep.equal(ids);
     expect(heard.cancel).to.deep.equal(['task-c']);
     expect(own.settled, 'the sender hears itself').to.deep.equal([]);
+    // the signals given while one statement ran go together in the next: not one round trip each
+    expect(statements.count).to.be.within(1, 3);
   });
 
   it('leaves no LISTEN connection open when closed while it is still connecting', async () => {

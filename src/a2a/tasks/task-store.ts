@@ -47,7 +47,18 @@ export interface ContextClaim {
 export interface StoredContext extends ContextIdentity {
   /** task ids, oldest first */
   readonly taskIds: readonly string[];
+  /** the size of those tasks as JSON, when the store tells it (the SQL stores, on a claim) */
+  readonly taskBytes?: number;
   readonly claim?: ContextClaim;
+}
+
+/**
+ * What a turn knows its context holds (its claim's tasks and its own task, sizes over- rather than
+ * under-estimated): a store whose limits this is within may skip reading the context to trim it.
+ */
+export interface KnownContextSize {
+  readonly tasks: number;
+  readonly bytes: number;
 }
 
 /** why a context was evicted: idle under the cap, a caller over its fair share, or memory */
@@ -166,7 +177,7 @@ export interface TaskStore {
   /** Forgets tasks, their push configs with them (replay answers stay until they expire). */
   removeTasks(ids: readonly string[]): Promise<void>;
   /** Applies the retention limits to a context after its tasks changed. */
-  trim(contextKey: string, now: number): Promise<TrimResult>;
+  trim(contextKey: string, now: number, known?: KnownContextSize): Promise<TrimResult>;
 
   getContext(key: string): Promise<StoredContext | undefined>;
   /** Opens the context (making room under the cap) or reopens it, marks it used, and claims it. */

@@ -13,8 +13,21 @@ import type { TaskSignalKind, TaskSignalListener } from '../task-signal-payload.
 import { DEFAULT_LIMITS, postgresConnection } from './sql-connection.js';
 import type { PostgresTarget } from './postgres-target.js';
 
-/** prepared once per connection: a turn sends one or two signals, each parsed again otherwise */
-const NOTIFY_STATEMENT = { name: 'parley_task_signal_v1', text: 'SELECT pg_notify($1, $2)' } as const;
+/**
+ * Prepared once per connection. The signals given while the previous statement ran go together in
+ * one statement (one round trip under load instead of one a signal), in the order they were given:
+ * PostgreSQL delivers a transaction's notifications in the order they were sent.
+ */
+const NOTIFY_STATEMENT = {
+  name: 'parley_task_signals_v2',
+  text: 'SELECT pg_notify($1, payload) FROM unnest($2::text[]) WITH ORDINALITY AS sent(payload, at) ORDER BY at',
+} as const;
+
+interface PendingSignal {
+  readonly kind: TaskSignalKind;
+  readonly taskId: string;
+  readonly payload: string;
+}
 
 export const TASK_SIGNAL_CHANNEL = 'parley_a2a_tasks';
 const MAX_BACKOFF_MS = 10_000;
@@ -29,8 +42,9 @@ export class PostgresTaskSignals {
   private closed = false;
   private backoffMs = 100;
   private retrying: NodeJS.Timeout | undefined;
-  /** one query at a time on the connection: pg does not promise to queue concurrent ones */
-  private sending: Promise<unknown> = Promise.resolve();
+  /** signals given while a statement runs: the next statement sends them (one query at a time) */
+  private pending: PendingSignal[] = [];
+  private sending = false;
 
   constructor(options: { target: PostgresTarget; logger: StoreLogger }) {
     this.target = options.target;
@@ -59,13 +73,29 @@ export class PostgresTaskSignals {
   }
 
   private notify(kind: TaskSignalKind, taskId: string): void {
-    const payload = encodeTaskSignal(this.self, kind, taskId);
-    this.sending = this.sending
-      .then(() => this.connection())
-      .then((client) => client.query({ ...NOTIFY_STATEMENT, values: [TASK_SIGNAL_CHANNEL, payload] }))
-      .catch((error: unknown) =>
-        this.logger.warn({ kind, taskId, error: String(error) }, 'a2a task signal not sent'),
-      );
+    this.pending.push({ kind, taskId, payload: encodeTaskSignal(this.self, kind, taskId) });
+    if (!this.sending) void this.sendPending();
+  }
+
+  /** sends what is pending, one statement at a time, until nothing is */
+  private async sendPending(): Promise<void> {
+    this.sending = true;
+    while (this.pending.length > 0) {
+      const batch = this.pending;
+      this.pending = [];
+      try {
+        const client = await this.connection();
+        const payloads = batch.map((signal) => signal.payload);
+        await client.query({ ...NOTIFY_STATEMENT, values: [TASK_SIGNAL_CHANNEL, payloads] });
+      } catch (error) {
+        const [first] = batch;
+        this.logger.warn(
+          { kind: first?.kind, taskId: first?.taskId, signals: batch.length, error: String(error) },
+          'a2a task signal not sent',
+        );
+      }
+    }
+    this.sending = false;
   }
 
   private connection(): Promise<pg.Client> {

@@ -37,8 +37,8 @@ export function* claimContextIn(dialect: SqlDialect, request: ClaimRequest): Sql
     if (current.owner !== owner) return { kind: 'other_owner' };
     const reclaimed = yield* run(CONTEXT_SQL.reclaim(dialect), [now, claim.holder, claim.until, key, now]);
     if (reclaimed === 0) return { kind: 'busy' };
-    const taskIds = yield* memberIds(key);
-    const context = contextOf({ ...current, claim_holder: claim.holder, claim_until: claim.until }, taskIds);
+    const members = yield* membersOf(key);
+    const context = contextOf({ ...current, claim_holder: claim.holder, claim_until: claim.until }, members);
     return { kind: 'claimed', context, evictions: [] };
   }
   const room = yield* makeRoom(request, owner);
@@ -53,13 +53,17 @@ export function* claimContextIn(dialect: SqlDialect, request: ClaimRequest): Sql
   ]);
   // only a PostgreSQL claim without a cap, which takes no lock, can have opened it meanwhile
   if (inserted === 0) return { kind: 'busy' };
-  const context = { key, contextId, owner: request.owner, taskIds: [], claim };
+  const context = { key, contextId, owner: request.owner, taskIds: [], taskBytes: 0, claim };
   return { kind: 'claimed', context, evictions: room.evictions };
 }
 
-export function* memberIds(key: string): SqlScript<string[]> {
-  const members = yield* rows<{ task_id: string }>(TASK_SQL.memberIds, [key]);
-  return members.map((member) => member.task_id);
+/** the context's task ids, oldest first, and their size */
+export function* membersOf(key: string): SqlScript<{ taskIds: string[]; taskBytes: number }> {
+  const members = yield* rows<{ task_id: string; bytes: number | string }>(TASK_SQL.memberIds, [key]);
+  return {
+    taskIds: members.map((member) => member.task_id),
+    taskBytes: members.reduce((sum, member) => sum + Number(member.bytes), 0),
+  };
 }
 
 function* makeRoom(request: ClaimRequest, owner: string): SqlScript<Room> {

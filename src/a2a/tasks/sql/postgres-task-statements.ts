@@ -47,12 +47,13 @@ const CLAIM = `WITH current AS (
     RETURNING context_id
   )
   SELECT 'claimed' AS outcome, context_id,
-    ARRAY(SELECT task_id FROM a2a_tasks WHERE context_key = $1 AND member = 1 ORDER BY seq) AS task_ids
+    ARRAY(SELECT task_id FROM a2a_tasks WHERE context_key = $1 AND member = 1 ORDER BY seq) AS task_ids,
+    (SELECT COALESCE(SUM(bytes), 0) FROM a2a_tasks WHERE context_key = $1 AND member = 1) AS task_bytes
   FROM reclaimed
-  UNION ALL SELECT 'claimed', context_id, ARRAY[]::text[] FROM inserted
-  UNION ALL SELECT CASE WHEN owner <> $3 THEN 'other_owner' ELSE 'busy' END, NULL, NULL
+  UNION ALL SELECT 'claimed', context_id, ARRAY[]::text[], 0 FROM inserted
+  UNION ALL SELECT CASE WHEN owner <> $3 THEN 'other_owner' ELSE 'busy' END, NULL, NULL, NULL
     FROM current WHERE NOT EXISTS (SELECT 1 FROM reclaimed)
-  UNION ALL SELECT 'at_cap', NULL, NULL FROM room WHERE NOT free`;
+  UNION ALL SELECT 'at_cap', NULL, NULL, NULL FROM room WHERE NOT free`;
 
 /** the lock new contexts are created under (see the file's comment) */
 const LOCK_OPENED = "SELECT total FROM a2a_context_tally WHERE kind = 'opened' FOR UPDATE";
@@ -120,6 +121,8 @@ interface ClaimRow {
   readonly outcome: 'claimed' | 'busy' | 'other_owner' | 'at_cap';
   readonly context_id: string | null;
   readonly task_ids: string[] | null;
+  /** a bigint sum: pg reads it as text */
+  readonly task_bytes: string | number | null;
 }
 
 export const POSTGRES_WRITES: TaskWrites = {
@@ -156,6 +159,7 @@ export const POSTGRES_WRITES: TaskWrites = {
         contextId: row.context_id ?? contextId,
         owner,
         taskIds,
+        taskBytes: Number(row.task_bytes ?? 0),
         claim: { holder, until },
       };
       return { kind: 'claimed', context, evictions: [] };

@@ -15,6 +15,7 @@ import { DEFAULT_TASK_LIMITS } from '../memory/task-retention.js';
 import type {
   ClaimOutcome,
   ClaimRequest,
+  KnownContextSize,
   ListQuery,
   OwnedPushConfig,
   PushLimits,
@@ -30,7 +31,7 @@ import type {
   TrimResult,
 } from '../task-store.js';
 import type { Task } from '../model.js';
-import { memberIds } from './context-claim.js';
+import { membersOf } from './context-claim.js';
 import { POSTGRES_WRITES } from './postgres-task-statements.js';
 import { pushConfigsOf, putPushConfigIn } from './sql-push-configs.js';
 import { PostgresRunner, SqliteRunner, rows, run } from './sql-runner.js';
@@ -97,7 +98,10 @@ export class SqlTaskStore implements TaskStore {
     await this.write('remove tasks', (sql) => this.writes.forgetTasks(sql, ids, this.now()));
   }
 
-  async trim(contextKey: string, now: number): Promise<TrimResult> {
+  async trim(contextKey: string, now: number, known?: KnownContextSize): Promise<TrimResult> {
+    // within the limits by what the turn knows: not a round trip to read the context again
+    if (known && known.tasks <= this.limits.perContext && known.bytes <= this.limits.maxContextBytes)
+      return { removed: [], evictions: [] };
     const removed = await this.write('trim a context', async (sql) => {
       const members = await sql.execute(rows<MemberRow>(TASK_SQL.members, [contextKey]));
       const beyond = beyondLimits(members, this.limits);
@@ -210,5 +214,5 @@ function* taskPage(query: ListQuery): SqlScript<TaskPage> {
 
 function* context(key: string): SqlScript<StoredContext | undefined> {
   const [row] = yield* rows<ContextRow>(CONTEXT_SQL.get, [key]);
-  return row ? contextOf(row, yield* memberIds(key)) : undefined;
+  return row ? contextOf(row, yield* membersOf(key)) : undefined;
 }

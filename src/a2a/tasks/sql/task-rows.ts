@@ -64,12 +64,16 @@ export function storedTaskOf(row: TaskRow): StoredTask {
   };
 }
 
-export function contextOf(row: ContextRow, taskIds: readonly string[]): StoredContext {
+export function contextOf(
+  row: ContextRow,
+  members: { readonly taskIds: readonly string[]; readonly taskBytes: number },
+): StoredContext {
   return {
     key: row.context_key,
     contextId: row.context_id,
     owner: decodeOwner(row.owner),
-    taskIds,
+    taskIds: members.taskIds,
+    taskBytes: members.taskBytes,
     ...(row.claim_holder !== null ? { claim: claimOf(row.claim_holder, row.claim_until) } : {}),
   };
 }

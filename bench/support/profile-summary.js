@@ -20,7 +20,9 @@ const top = Number(option('--top', 40));
 const match = option('--match');
 // `--window FROM-TO`: only the samples taken FROM to TO seconds after the profile started (the
 // measured run of a benchmark, without its start-up, training or baseline)
-const [windowFrom, windowTo] = (option('--window', '0-1e9')).split('-').map((value) => Number(value) * 1e6);
+const [windowFrom, windowTo] = option('--window', '0-1e9')
+  .split('-')
+  .map((value) => Number(value) * 1e6);
 
 const profile = JSON.parse(readFileSync(file, 'utf8'));
 const nodes = new Map(profile.nodes.map((node) => [node.id, node]));

@@ -63,7 +63,10 @@ export async function withServerCpu(load) {
   const started = process.cpuUsage();
   const result = await load();
   const used = process.cpuUsage(started);
-  return { ...result, cpuPerRequest: result.requests > 0 ? (used.user + used.system) / result.requests : undefined };
+  return {
+    ...result,
+    cpuPerRequest: result.requests > 0 ? (used.user + used.system) / result.requests : undefined,
+  };
 }
 
 /** Sum of the failure counters of every run of every contender (non-2xx, errors, wrong answers). */

@@ -53,9 +53,12 @@ export class ContextClaims {
    * invalid params when it is another caller's, MAX_CONTEXTS_REACHED when the cap leaves no room.
    * Returns the contexts evicted to make room; their open tasks are the caller's to end.
    */
-  async claim(
-    identity: ContextIdentity,
-  ): Promise<{ taskIds: readonly string[]; taskBytes?: number; evictions: readonly Eviction[] }> {
+  async claim(identity: ContextIdentity): Promise<{
+    taskIds: readonly string[];
+    taskBytes?: number;
+    openTaskIds?: readonly string[];
+    evictions: readonly Eviction[];
+  }> {
     if (this.running.has(identity.key)) throw busy(identity.contextId);
     // a claim of ours left over from a failed release is not another turn
     if (this.unreleased.has(identity.key) || this.releasing.has(identity.key))
@@ -76,6 +79,7 @@ export class ContextClaims {
         return {
           taskIds: outcome.context.taskIds,
           ...(outcome.context.taskBytes !== undefined ? { taskBytes: outcome.context.taskBytes } : {}),
+          ...(outcome.context.openTaskIds ? { openTaskIds: outcome.context.openTaskIds } : {}),
           evictions: outcome.evictions,
         };
       case 'busy':

@@ -166,7 +166,12 @@ export class SemanticHandler {
         : undefined;
       await params.beforeRun?.(taskId);
       if (existing) this.continueTask(existing, received);
-      else await this.startTask(claimed.taskIds, { key, contextId, owner: caller }, received);
+      else
+        await this.startTask(
+          claimed.openTaskIds ?? claimed.taskIds,
+          { key, contextId, owner: caller },
+          received,
+        );
       await this.live.save(taskId, {
         replay: { ...replay, fingerprint, expiresAt: this.replays.expiresAt() },
       });
@@ -337,7 +342,10 @@ export class SemanticHandler {
     this.live.publish({ kind: 'task', task: { ...task, history: [...task.history, received] } });
   }
 
-  /** A new task; earlier tasks of the context still waiting for input are closed (superseded). */
+  /**
+   * A new task; earlier tasks of the context still waiting for input are closed (superseded).
+   * `earlierIds`: the context's open tasks when the store told them, else all its tasks.
+   */
   private async startTask(
     earlierIds: readonly string[],
     context: { key: string; contextId: string; owner: string },

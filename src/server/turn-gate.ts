@@ -57,21 +57,28 @@ export class TurnGate implements ChannelContext {
 
   async handleMessage(message: UserMessage): Promise<void> {
     refuseUnusableSender(message.senderId);
-    await this.track(message.inputChannel, message.senderId, async () => {
-      let delivery: Promise<void> = Promise.resolve();
-      await this.agent.handleMessage({
-        conversationId: message.senderId,
-        text: message.text,
-        inputChannel: message.inputChannel,
-        ...(message.metadata ? { metadata: message.metadata } : {}),
-        // a plain member, undefined for every turn but the inspector's (no conditional spread on this path)
-        trace: message.trace,
-        onBotMessage: (event) => {
-          delivery = delivery.then(() => message.output.sendResponse(message.senderId, botMessageOf(event)));
-        },
-      });
-      await delivery;
-    }, message.request);
+    await this.track(
+      message.inputChannel,
+      message.senderId,
+      async () => {
+        let delivery: Promise<void> = Promise.resolve();
+        await this.agent.handleMessage({
+          conversationId: message.senderId,
+          text: message.text,
+          inputChannel: message.inputChannel,
+          ...(message.metadata ? { metadata: message.metadata } : {}),
+          // a plain member, undefined for every turn but the inspector's (no conditional spread on this path)
+          trace: message.trace,
+          onBotMessage: (event) => {
+            delivery = delivery.then(() =>
+              message.output.sendResponse(message.senderId, botMessageOf(event)),
+            );
+          },
+        });
+        await delivery;
+      },
+      message.request,
+    );
   }
 
   /**

@@ -1,8 +1,15 @@
 /**
  * A send's answer goes once its context is free again: a caller who sends the next message as soon as
  * it has the answer, through any replica, must not find the context busy with the turn it was answered.
+ * A new task ends the open tasks of its context without reading all the others.
  */
 import { expect } from 'chai';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqlTaskStore } from '../../src/a2a/tasks/sql/sql-task-store.js';
+import { sqliteTarget } from '../../src/stores/sql/sql-target.js';
+import { SqlTrackerStore } from '../../src/stores/sql/sql-tracker-store.js';
 import { MemoryTaskStore } from '../../src/a2a/tasks/memory/memory-task-store.js';
 import type { TaskStore } from '../../src/a2a/tasks/task-store.js';
 import { FINISH, START, T0, message, setup } from './semantic-support.js';
@@ -30,7 +37,10 @@ describe('A2A answers after the context is released', () => {
   it('answers a blocking send once the claim is released, so that the next message finds the context free', async () => {
     const { store, released } = slowReleases(150);
     const { handler } = await setup({}, { store });
-    const first = await handler.sendMessage({ message: message(START, { contextId: 'next-at-once' }), caller: '' });
+    const first = await handler.sendMessage({
+      message: message(START, { contextId: 'next-at-once' }),
+      caller: '',
+    });
     const answered = await first.done;
     expect(answered.status.state).to.equal('input-required');
     expect(released, 'released before the answer').to.have.length(1);
@@ -40,5 +50,55 @@ describe('A2A answers after the context is released', () => {
       caller: '',
     });
     expect((await second.done).status.state).to.equal('completed');
+  });
+});
+
+describe('A2A new tasks in a context with many tasks (SQLite task store)', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'parley-reads-'));
+  const tracker = new SqlTrackerStore({ target: sqliteTarget('.parley/tracker.db', folder) });
+  after(async () => {
+    await tracker.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('reads only the open earlier tasks to end them, not every task of the context', async () => {
+    const sql = new SqlTaskStore({ database: tracker.database, limits: { perContext: 100 } });
+    const reads: string[] = [];
+    const store = new Proxy(sql, {
+      get(target, property, receiver) {
+        if (property === 'getTask')
+          return (id: string) => {
+            reads.push(id);
+            return target.getTask(id);
+          };
+        const value: unknown = Reflect.get(target, property, receiver);
+        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+    const { handler } = await setup({}, { store });
+    const contextId = 'many-tasks';
+    const finished: string[] = [];
+    for (let index = 0; index < 6; index += 1) {
+      const started = await (
+        await handler.sendMessage({ message: message(START, { contextId }), caller: '' })
+      ).done;
+      const done = await (
+        await handler.sendMessage({ message: message(FINISH, { contextId, taskId: started.id }), caller: '' })
+      ).done;
+      expect(done.status.state).to.equal('completed');
+      finished.push(done.id);
+    }
+    const waiting = await (
+      await handler.sendMessage({ message: message(START, { contextId }), caller: '' })
+    ).done;
+    reads.length = 0;
+    const next = await (
+      await handler.sendMessage({ message: message(START, { contextId }), caller: '' })
+    ).done;
+    expect(next.status.state).to.equal('input-required');
+    // the waiting task is superseded; the six completed ones are not read
+    expect(reads).to.deep.equal([waiting.id]);
+    expect((await handler.getTask(waiting.id, '')).status.state).to.equal('canceled');
+    handler.close();
   });
 });

@@ -41,6 +41,7 @@ export function contextsContract(harness: TaskStoreHarness): void {
       });
       // a store that tells the size of a context's tasks tells it right
       if (claimed.context.taskBytes !== undefined) expect(claimed.context.taskBytes).to.equal(0);
+      if (claimed.context.openTaskIds) expect(claimed.context.openTaskIds).to.deep.equal([]);
       expect(contextView(await store().getContext('conv-a'))).to.deep.equal(context);
       expect(await store().getContext('conv-b')).to.equal(undefined);
     });
@@ -66,11 +67,15 @@ export function contextsContract(harness: TaskStoreHarness): void {
     });
 
     it('reopens a context with its tasks, keeping the contextId it was opened with', async () => {
-      await contextWith(store(), 'conv-a', [storedTask('t1', { bytes: 120 }), storedTask('t2', { bytes: 30 })]);
+      await contextWith(store(), 'conv-a', [
+        storedTask('t1', { bytes: 120 }),
+        storedTask('t2', { bytes: 30 }),
+      ]);
       const outcome = expectClaimed(
         await claim('conv-a', { contextId: 'other-id', holder: 'p9', now: T0 + 7 }),
       );
       if (outcome.context.taskBytes !== undefined) expect(outcome.context.taskBytes).to.equal(150);
+      if (outcome.context.openTaskIds) expect(outcome.context.openTaskIds).to.deep.equal([]);
       expect(contextView(outcome.context)).to.deep.equal({
         key: 'conv-a',
         contextId: 'ctx-conv-a',
@@ -78,6 +83,19 @@ export function contextsContract(harness: TaskStoreHarness): void {
         taskIds: ['t1', 't2'],
         claim: { holder: 'p9', until: T0 + 7 + LEASE_MS },
       });
+    });
+
+    it('tells which of the context’s tasks are still open, when it tells them', async () => {
+      await contextWith(store(), 'conv-a', [
+        storedTask('done', { state: 'completed' }),
+        storedTask('waiting', { state: 'input-required' }),
+        storedTask('failed', { state: 'failed' }),
+        storedTask('running', { state: 'working' }),
+      ]);
+      const outcome = expectClaimed(await claim('conv-a', { holder: 'p9', now: T0 + 7 }));
+      expect(outcome.context.taskIds).to.deep.equal(['done', 'waiting', 'failed', 'running']);
+      if (outcome.context.openTaskIds)
+        expect(outcome.context.openTaskIds).to.deep.equal(['waiting', 'running']);
     });
   });
 

@@ -31,9 +31,13 @@ function throughMiddleware(log: RequestLog, id: string): { request: Request; fin
     setHeader: () => undefined,
   });
   let passed = false;
-  log.middleware()(request as unknown as Request, response as unknown as Response, (() => {
-    passed = true;
-  }) as NextFunction);
+  log.middleware()(
+    request as unknown as Request,
+    response as unknown as Response,
+    (() => {
+      passed = true;
+    }) as NextFunction,
+  );
   expect(passed).to.equal(true);
   return { request: request as unknown as Request, finish: () => void response.emit('finish') };
 }

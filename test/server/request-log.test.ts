@@ -119,7 +119,9 @@ describe('request logging', function () {
     );
     await Promise.all(responses.map((response) => response.json()));
     for (const sender of senders) {
-      const lines = captured.find((line) => line.action === 'action_missing' && line.conversationId === sender);
+      const lines = captured.find(
+        (line) => line.action === 'action_missing' && line.conversationId === sender,
+      );
       expect(lines, sender).to.have.length(1);
       expect(lines[0]?.requestId, sender).to.equal(`req-${sender}`);
     }

@@ -49,6 +49,11 @@ export interface StoredContext extends ContextIdentity {
   readonly taskIds: readonly string[];
   /** the size of those tasks as JSON, when the store tells it (the SQL stores, on a claim) */
   readonly taskBytes?: number;
+  /**
+   * those of its tasks not in a terminal state, oldest first, when the store tells it (the SQL stores,
+   * on a claim): a new task ends them without reading every task of the context
+   */
+  readonly openTaskIds?: readonly string[];
   readonly claim?: ContextClaim;
 }
 

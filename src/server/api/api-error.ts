@@ -49,7 +49,12 @@ export function apiRoute(
     try {
       await handler(request, response);
     } catch (error) {
-      sendApiFailure(response, error, { ...options, logger: requestLogger(request, options.logger) }, request.path);
+      sendApiFailure(
+        response,
+        error,
+        { ...options, logger: requestLogger(request, options.logger) },
+        request.path,
+      );
     }
   };
 }

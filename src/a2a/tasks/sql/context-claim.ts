@@ -16,7 +16,9 @@ import { rows, run } from './sql-runner.js';
 import type { SqlScript } from './sql-runner.js';
 import type { SqlDialect } from './task-database.js';
 import { contextOf, decodeOwner, encodeOwner, storedTaskOf } from './task-rows.js';
-import type { ContextRow, TaskRow } from './task-rows.js';
+import type { ContextRow, MemberRow, TaskRow } from './task-rows.js';
+import { TERMINAL_STATES } from '../model.js';
+import type { TaskState } from '../model.js';
 import { CONTEXT_SQL, TASK_SQL } from './task-sql.js';
 
 /** victims looked for again when another process claimed the chosen one first */
@@ -53,16 +55,21 @@ export function* claimContextIn(dialect: SqlDialect, request: ClaimRequest): Sql
   ]);
   // only a PostgreSQL claim without a cap, which takes no lock, can have opened it meanwhile
   if (inserted === 0) return { kind: 'busy' };
-  const context = { key, contextId, owner: request.owner, taskIds: [], taskBytes: 0, claim };
+  const context = { key, contextId, owner: request.owner, taskIds: [], taskBytes: 0, openTaskIds: [], claim };
   return { kind: 'claimed', context, evictions: room.evictions };
 }
 
-/** the context's task ids, oldest first, and their size */
-export function* membersOf(key: string): SqlScript<{ taskIds: string[]; taskBytes: number }> {
-  const members = yield* rows<{ task_id: string; bytes: number | string }>(TASK_SQL.memberIds, [key]);
+/** the context's task ids, oldest first, their size, and those not terminal */
+export function* membersOf(
+  key: string,
+): SqlScript<{ taskIds: string[]; taskBytes: number; openTaskIds: string[] }> {
+  const members = yield* rows<MemberRow>(TASK_SQL.memberIds, [key]);
   return {
     taskIds: members.map((member) => member.task_id),
     taskBytes: members.reduce((sum, member) => sum + Number(member.bytes), 0),
+    openTaskIds: members
+      .filter((member) => !TERMINAL_STATES.has(member.state as TaskState))
+      .map((member) => member.task_id),
   };
 }
 

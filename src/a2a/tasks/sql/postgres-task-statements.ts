@@ -14,9 +14,13 @@ import { rows, run } from './sql-runner.js';
 import type { SqlRunner, SqlScript } from './sql-runner.js';
 import { encodeOwner, scopeKey, taskValues } from './task-rows.js';
 import { REPLAY_SWEEP } from './task-sql.js';
+import { TERMINAL_STATES } from '../model.js';
 import type { TaskWrites } from './task-writes.js';
 
 const MEMBERS_OF_1 = 'SELECT 1 FROM a2a_tasks WHERE context_key = $1 AND member = 1';
+
+/** the terminal states as SQL literals (fixed names of ours, never input) */
+const TERMINAL_SQL = [...TERMINAL_STATES].map((state) => `'${state}'`).join(', ');
 
 /**
  * $1 key, $2 contextId, $3 owner, $4 now, $5 holder, $6 claim until, $7 cap (0: none). Answers one row:
@@ -48,12 +52,14 @@ const CLAIM = `WITH current AS (
   )
   SELECT 'claimed' AS outcome, context_id,
     ARRAY(SELECT task_id FROM a2a_tasks WHERE context_key = $1 AND member = 1 ORDER BY seq) AS task_ids,
-    (SELECT COALESCE(SUM(bytes), 0) FROM a2a_tasks WHERE context_key = $1 AND member = 1) AS task_bytes
+    (SELECT COALESCE(SUM(bytes), 0) FROM a2a_tasks WHERE context_key = $1 AND member = 1) AS task_bytes,
+    ARRAY(SELECT task_id FROM a2a_tasks WHERE context_key = $1 AND member = 1
+      AND state NOT IN (${TERMINAL_SQL}) ORDER BY seq) AS open_task_ids
   FROM reclaimed
-  UNION ALL SELECT 'claimed', context_id, ARRAY[]::text[], 0 FROM inserted
-  UNION ALL SELECT CASE WHEN owner <> $3 THEN 'other_owner' ELSE 'busy' END, NULL, NULL, NULL
+  UNION ALL SELECT 'claimed', context_id, ARRAY[]::text[], 0, ARRAY[]::text[] FROM inserted
+  UNION ALL SELECT CASE WHEN owner <> $3 THEN 'other_owner' ELSE 'busy' END, NULL, NULL, NULL, NULL
     FROM current WHERE NOT EXISTS (SELECT 1 FROM reclaimed)
-  UNION ALL SELECT 'at_cap', NULL, NULL, NULL FROM room WHERE NOT free`;
+  UNION ALL SELECT 'at_cap', NULL, NULL, NULL, NULL FROM room WHERE NOT free`;
 
 /** the lock new contexts are created under (see the file's comment) */
 const LOCK_OPENED = "SELECT total FROM a2a_context_tally WHERE kind = 'opened' FOR UPDATE";
@@ -123,6 +129,7 @@ interface ClaimRow {
   readonly task_ids: string[] | null;
   /** a bigint sum: pg reads it as text */
   readonly task_bytes: string | number | null;
+  readonly open_task_ids: string[] | null;
 }
 
 export const POSTGRES_WRITES: TaskWrites = {
@@ -160,6 +167,7 @@ export const POSTGRES_WRITES: TaskWrites = {
         owner,
         taskIds,
         taskBytes: Number(row.task_bytes ?? 0),
+        openTaskIds: row.open_task_ids ?? [],
         claim: { holder, until },
       };
       return { kind: 'claimed', context, evictions: [] };

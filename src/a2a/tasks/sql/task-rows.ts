@@ -66,7 +66,11 @@ export function storedTaskOf(row: TaskRow): StoredTask {
 
 export function contextOf(
   row: ContextRow,
-  members: { readonly taskIds: readonly string[]; readonly taskBytes: number },
+  members: {
+    readonly taskIds: readonly string[];
+    readonly taskBytes: number;
+    readonly openTaskIds: readonly string[];
+  },
 ): StoredContext {
   return {
     key: row.context_key,
@@ -74,6 +78,7 @@ export function contextOf(
     owner: decodeOwner(row.owner),
     taskIds: members.taskIds,
     taskBytes: members.taskBytes,
+    openTaskIds: members.openTaskIds,
     ...(row.claim_holder !== null ? { claim: claimOf(row.claim_holder, row.claim_until) } : {}),
   };
 }

@@ -22,7 +22,7 @@ export const TASK_SQL = {
   get: `SELECT ${TASK_FIELDS} FROM a2a_tasks WHERE task_id = ?`,
   /** a context's tasks, oldest first, as retention weighs them */
   members: 'SELECT task_id, state, bytes FROM a2a_tasks WHERE context_key = ? AND member = 1 ORDER BY seq',
-  memberIds: 'SELECT task_id, bytes FROM a2a_tasks WHERE context_key = ? AND member = 1 ORDER BY seq',
+  memberIds: 'SELECT task_id, state, bytes FROM a2a_tasks WHERE context_key = ? AND member = 1 ORDER BY seq',
   /** open tasks past their deadline, and tasks mid-turn in a context whose claim lapsed; oldest first */
   overdue: `SELECT seq, ${TASK_FIELDS} FROM a2a_tasks WHERE due <= ?
     UNION

@@ -9,7 +9,7 @@
  * v0.3 and v1.0 to and from these calls.
  */
 import { randomUUID } from 'node:crypto';
-import { A2aError, invalidParams, taskNotFound } from './a2a-error.js';
+import { A2aError, taskNotFound } from './a2a-error.js';
 import { conversationIdOf } from './caller.js';
 import { ContextClaims } from './context-claims.js';
 import { ReplayAnswers } from './replay-answers.js';
@@ -20,7 +20,7 @@ import { TERMINAL_STATES, withHistory } from './tasks/model.js';
 import type { A2aMessage, Task } from './tasks/model.js';
 import { TaskEvents } from './tasks/task-events.js';
 import type { TaskListener } from './tasks/task-events.js';
-import { continuable, refuseOversized, whenSettled } from './tasks/task-settling.js';
+import { answerWhenFree, continuable, refuseOversized, whenSettled } from './tasks/task-settling.js';
 import type {
   KnownContextSize,
   ReplayKey,
@@ -31,7 +31,9 @@ import type {
 } from './tasks/task-store.js';
 import { TaskSweeper } from './tasks/task-sweeper.js';
 import { TaskCancels } from './task-cancels.js';
-import { TaskEndings } from './task-endings.js';
+import { TaskEndings, contextSize } from './task-endings.js';
+import { listOwnTasks } from './task-listing.js';
+import type { TaskList } from './task-listing.js';
 import { relaySettled } from './tasks/remote-settled.js';
 import type { ListParams, SemanticHandlerOptions, SendParams, SendResult } from './semantic-inputs.js';
 
@@ -185,7 +187,7 @@ export class SemanticHandler {
     // a new task may put the context over its limits at once; a continued one is measured after its turn
     if (!message.taskId)
       await this.endings
-        .applyLimits(key, size && this.knownSize(size, taskId))
+        .applyLimits(key, size, this.live.stored(taskId))
         .catch((error: unknown) => this.limitsFailed(key, error));
     const turn = this.runner.run(key, received, params.request);
     const accepted = this.live.get(taskId) as Task;
@@ -197,12 +199,7 @@ export class SemanticHandler {
     const released = this.claims.hold(key, Promise.allSettled([turn, settled]), () =>
       this.afterTurn(key, taskId, size),
     );
-    // the answer goes once the context is free again, so that the caller's next message finds it free
-    // on any replica; not when the turn still runs (its task timed out or was canceled meanwhile)
-    const done = settled.then(async (task) => {
-      if (await endsSoon(turn)) await released;
-      return task;
-    });
+    const done = answerWhenFree(settled, turn, released);
     return { task: accepted, done, replayed: false, unsubscribe };
   }
 
@@ -238,8 +235,7 @@ export class SemanticHandler {
 
   /**
    * A task's settled state is stored: the other processes hear it, and a terminal task's timeout
-   * timer goes (it held the task's id and the request's logging context until the deadline: a
-   * timer a message, an hour each by default).
+   * timer goes (a timer a message, each held until its deadline, an hour by default).
    */
   private settledHere(id: string): void {
     const task = this.live.get(id);
@@ -264,25 +260,8 @@ export class SemanticHandler {
   }
 
   /** The caller's own tasks, newest status first. */
-  async listTasks(params: ListParams): Promise<{ tasks: Task[]; nextPageToken: string; totalSize: number }> {
-    const offset = params.pageToken ? Number(params.pageToken) : 0;
-    const invalidToken = () => invalidParams('pageToken is not a token this agent gave out', 'pageToken');
-    if (!Number.isSafeInteger(offset) || offset < 0) throw invalidToken();
-    const page = await this.store.listTasks({
-      owner: params.caller,
-      ...(params.contextId !== undefined ? { contextId: params.contextId } : {}),
-      ...(params.state !== undefined ? { state: params.state } : {}),
-      ...(params.statusAfter !== undefined ? { statusAfter: params.statusAfter } : {}),
-      offset,
-      limit: params.pageSize,
-    });
-    if (offset > page.total) throw invalidToken();
-    const tasks = page.tasks.map((stored) => {
-      const shown = withHistory(this.live.get(stored.id) ?? stored, params.historyLength);
-      return params.includeArtifacts ? shown : { ...shown, artifacts: [] };
-    });
-    const next = offset + tasks.length;
-    return { tasks, nextPageToken: next < page.total ? String(next) : '', totalSize: page.total };
+  listTasks(params: ListParams): Promise<TaskList> {
+    return listOwnTasks(this.store, (id) => this.live.get(id), params);
   }
 
   /** what the task store holds, for /metrics */
@@ -401,20 +380,11 @@ export class SemanticHandler {
     this.options.logger.warn({ conversationId: key, error: String(error) }, 'a2a task limits not applied');
   }
 
-  /**
-   * after a turn's claim ended: its task is stored as it is, then the retention limits apply; `size`:
-   * what the claim said the context held besides this task
-   */
+  /** after a turn's claim ended: its task is stored as it is, then the retention limits apply */
   private async afterTurn(key: string, taskId: string, size?: KnownContextSize): Promise<void> {
-    const known = size && this.knownSize(size, taskId);
-    await this.live.drop(taskId);
-    await this.endings.applyLimits(key, known);
-  }
-
-  /** the context's size with this task as it is now; undefined (trim reads it) when the task is gone */
-  private knownSize(size: KnownContextSize, taskId: string): KnownContextSize | undefined {
     const task = this.live.stored(taskId);
-    return task ? { tasks: size.tasks, bytes: size.bytes + task.bytes } : undefined;
+    await this.live.drop(taskId);
+    await this.endings.applyLimits(key, size, task);
   }
 
   private refuseWhenClosing(): void {
@@ -424,31 +394,4 @@ export class SemanticHandler {
         message: 'The agent is shutting down and takes no new turns; send the message to another instance.',
       });
   }
-}
-
-/** what ending an earlier task (superseded) may add to its size: a status message and a data part */
-const ENDING_GROWTH_BYTES = 4 * 1024;
-
-/**
- * What a claim says its context holds besides the turn's own task (`added`: 1 for a new task), the
- * earlier tasks a new one may end counted as they may grow by it; undefined when the store did not say.
- */
-function contextSize(
-  claimed: { readonly taskIds: readonly string[]; readonly taskBytes?: number },
-  added: number,
-): KnownContextSize | undefined {
-  if (claimed.taskBytes === undefined) return undefined;
-  const tasks = claimed.taskIds.length + added;
-  return { tasks, bytes: claimed.taskBytes + claimed.taskIds.length * ENDING_GROWTH_BYTES };
-}
-
-/** whether the turn is over within this turn of the event loop: a turn normally ends with its final event */
-function endsSoon(turn: Promise<void>): Promise<boolean> {
-  return Promise.race([
-    turn.then(
-      () => true,
-      () => true,
-    ),
-    new Promise<boolean>((resolve) => setImmediate(() => resolve(false))),
-  ]);
 }

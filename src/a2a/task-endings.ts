@@ -67,10 +67,12 @@ export class TaskEndings {
   }
 
   /**
-   * the retention limits, as soon as a task is accepted and again once its turn is over; `known`: what
-   * the turn knows the context holds (the store may then skip reading it)
+   * the retention limits, as soon as a task is accepted and again once its turn is over; `size`: what
+   * the turn's claim said the context holds besides `task`, the turn's task as it is now (the store may
+   * then skip reading the context)
    */
-  async applyLimits(key: string, known?: KnownContextSize): Promise<void> {
+  async applyLimits(key: string, size?: KnownContextSize, task?: StoredTask): Promise<void> {
+    const known = size && task ? { tasks: size.tasks, bytes: size.bytes + task.bytes } : undefined;
     const trimmed = await this.options.store.trim(key, this.options.now(), known);
     this.options.forgotten(trimmed.removed);
     this.options.events.forget(trimmed.removed);
@@ -113,4 +115,20 @@ export class TaskEndings {
     void live.drop(task.id);
     events.forget([task.id]);
   }
+}
+
+/** what ending an earlier task (superseded) may add to its size: a status message and a data part */
+const ENDING_GROWTH_BYTES = 4 * 1024;
+
+/**
+ * What a claim says its context holds besides the turn's own task (`added`: 1 for a new task), the
+ * earlier tasks a new one may end counted as they may grow by it; undefined when the store did not say.
+ */
+export function contextSize(
+  claimed: { readonly taskIds: readonly string[]; readonly taskBytes?: number },
+  added: number,
+): KnownContextSize | undefined {
+  if (claimed.taskBytes === undefined) return undefined;
+  const tasks = claimed.taskIds.length + added;
+  return { tasks, bytes: claimed.taskBytes + claimed.taskIds.length * ENDING_GROWTH_BYTES };
 }

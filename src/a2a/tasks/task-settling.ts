@@ -44,6 +44,33 @@ export function whenSettled(
   });
 }
 
+/**
+ * The answer of a send, once its context is free again (`released`), so that the caller's next
+ * message finds it free on any replica; at once when the turn still runs (its task timed out or was
+ * canceled meanwhile, and the context stays claimed until the turn ends).
+ */
+export function answerWhenFree(
+  settled: Promise<Task>,
+  turn: Promise<void>,
+  released: Promise<void>,
+): Promise<Task> {
+  return settled.then(async (task) => {
+    if (await endsSoon(turn)) await released;
+    return task;
+  });
+}
+
+/** whether the turn is over within this turn of the event loop: a turn normally ends with its final event */
+function endsSoon(turn: Promise<void>): Promise<boolean> {
+  return Promise.race([
+    turn.then(
+      () => true,
+      () => true,
+    ),
+    new Promise<boolean>((resolve) => setImmediate(() => resolve(false))),
+  ]);
+}
+
 /** The task a message names, when the message may continue it (another caller's is not found). */
 export function continuable(message: A2aMessage, stored: StoredTask | undefined): StoredTask {
   const id = message.taskId as string;

@@ -13,21 +13,17 @@ import { SqlTrackerStore } from '../../src/stores/sql/sql-tracker-store.js';
 import { MemoryTaskStore } from '../../src/a2a/tasks/memory/memory-task-store.js';
 import type { TaskStore } from '../../src/a2a/tasks/task-store.js';
 import { FINISH, START, T0, message, setup } from './semantic-support.js';
+import { withOverrides } from './store-overrides.js';
 
 /** a store whose releases take `delayMs`, recording when each ended */
 function slowReleases(delayMs: number): { store: TaskStore; released: string[] } {
   const inner = new MemoryTaskStore({ replayTtlSeconds: 60, now: () => T0 });
   const released: string[] = [];
-  const store = new Proxy(inner, {
-    get(target, property, receiver) {
-      if (property === 'releaseContext')
-        return async (key: string, holder: string) => {
-          await new Promise((resolve) => setTimeout(resolve, delayMs));
-          await target.releaseContext(key, holder);
-          released.push(key);
-        };
-      const value: unknown = Reflect.get(target, property, receiver);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+  const store = withOverrides(inner, {
+    releaseContext: async (key, holder) => {
+      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await inner.releaseContext(key, holder);
+      released.push(key);
     },
   });
   return { store, released };
@@ -64,15 +60,10 @@ describe('A2A new tasks in a context with many tasks (SQLite task store)', () =>
   it('reads only the open earlier tasks to end them, not every task of the context', async () => {
     const sql = new SqlTaskStore({ database: tracker.database, limits: { perContext: 100 } });
     const reads: string[] = [];
-    const store = new Proxy(sql, {
-      get(target, property, receiver) {
-        if (property === 'getTask')
-          return (id: string) => {
-            reads.push(id);
-            return target.getTask(id);
-          };
-        const value: unknown = Reflect.get(target, property, receiver);
-        return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    const store = withOverrides(sql, {
+      getTask: (id) => {
+        reads.push(id);
+        return sql.getTask(id);
       },
     });
     const { handler } = await setup({}, { store });

@@ -9,6 +9,7 @@ import { A2aError } from '../../src/a2a/a2a-error.js';
 import { MemoryTaskStore } from '../../src/a2a/tasks/memory/memory-task-store.js';
 import type { TaskStore } from '../../src/a2a/tasks/task-store.js';
 import { recordingLogger } from '../support/recording-logger.js';
+import { withOverrides } from './store-overrides.js';
 import { waitFor } from '../support/timing.js';
 
 const LEASE_MS = 60_000;
@@ -19,16 +20,11 @@ function flakyStore(): { store: TaskStore; setDown(down: boolean): void; release
   const inner = new MemoryTaskStore({ replayTtlSeconds: 60, now: Date.now });
   let down = false;
   let releases = 0;
-  const store = new Proxy(inner, {
-    get(target, property, receiver) {
-      if (property === 'releaseContext')
-        return async (key: string, holder: string) => {
-          releases += 1;
-          if (down) throw new Error('connection refused');
-          return target.releaseContext(key, holder);
-        };
-      const value: unknown = Reflect.get(target, property, receiver);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+  const store = withOverrides(inner, {
+    releaseContext: async (key, holder) => {
+      releases += 1;
+      if (down) throw new Error('connection refused');
+      return inner.releaseContext(key, holder);
     },
   });
   return { store, setDown: (value) => void (down = value), releases: () => releases };

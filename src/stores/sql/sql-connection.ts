@@ -56,15 +56,10 @@ export function openKnex(target: SqlTarget, limits: ConnectionLimits, logger = S
         min: 1,
         max: 1,
         afterCreate: (connection: SqliteConnection, done: (error: Error | null, c: unknown) => void) => {
-          try {
-            // WAL: readers never block the writer; NORMAL sync is crash-safe (no corruption) in WAL mode
-            connection.pragma('journal_mode = WAL');
-            connection.pragma('synchronous = NORMAL');
-            connection.pragma(`busy_timeout = ${Math.round(limits.busyTimeoutMs)}`);
-            done(null, connection);
-          } catch (error) {
-            done(error as Error, connection);
-          }
+          prepareSqliteConnection(connection, limits.busyTimeoutMs).then(
+            () => done(null, connection),
+            (error: unknown) => done(error as Error, connection),
+          );
         },
       },
     });
@@ -188,4 +183,31 @@ export async function assertSchemaExists(db: Knex, target: PostgresTarget): Prom
 
 export function quoteIdentifier(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** how often switching to WAL is tried again while another process holds the file */
+const WAL_RETRY_MS = 25;
+
+/**
+ * The connection's settings: the busy timeout first, so that every later statement waits for a lock
+ * another process holds; then WAL (readers never block the writer; NORMAL sync is crash-safe in WAL
+ * mode). Switching the journal mode can answer SQLITE_BUSY at once, without waiting, while another
+ * process opens or migrates the same file: it is tried again until the busy timeout.
+ */
+export async function prepareSqliteConnection(
+  connection: SqliteConnection,
+  busyTimeoutMs: number,
+): Promise<void> {
+  connection.pragma(`busy_timeout = ${Math.round(busyTimeoutMs)}`);
+  const deadline = Date.now() + busyTimeoutMs;
+  for (;;) {
+    try {
+      connection.pragma('journal_mode = WAL');
+      break;
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'SQLITE_BUSY' || Date.now() >= deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, WAL_RETRY_MS));
+    }
+  }
+  connection.pragma('synchronous = NORMAL');
 }

@@ -1,8 +1,9 @@
 import type { Router } from 'express';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { TraceSink } from '../core/ports.js';
 import type { Logger } from '../runtime/logger.js';
 import type { CollectedMessage, CollectingOutputChannel } from './collecting-output.js';
+import type { JsonAnswer } from './json-answer.js';
 import type { OutputChannel } from './output-channel.js';
 
 /** A user message as a channel received it (Rasa's `UserMessage`). */
@@ -42,11 +43,24 @@ export interface InputChannel {
   /** the mount segment under /webhooks/ (default: the name) */
   readonly urlPrefix?: string;
   router(context: ChannelContext): Router;
+  /**
+   * POST endpoints that read a JSON body and answer JSON. The server serves them without Express when
+   * the request is plain (see `src/server/direct-routes.ts`); the channel's router must serve the same
+   * paths for the other requests (a compressed body, a query string).
+   */
+  jsonPostRoutes?(context: ChannelContext): readonly JsonPostRoute[];
   /** for channels that need the HTTP server (socket.io); called once it exists */
   attach?(server: Server, context: ChannelContext): void;
   /** lets the HTTP API send a conversation's bot messages through this channel */
   outputChannel?(): OutputChannel | undefined;
   close?(): Promise<void>;
+}
+
+/** A POST endpoint of a channel taking a parsed JSON body and answering JSON. */
+export interface JsonPostRoute {
+  /** under the channel's mount path, e.g. `/webhook` */
+  readonly path: string;
+  answer(body: unknown, request: IncomingMessage): Promise<JsonAnswer>;
 }
 
 /** Builds a channel from its credentials.yml block (which may be empty). */

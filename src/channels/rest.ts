@@ -1,8 +1,11 @@
 import { Router } from 'express';
 import type { Request, Response } from 'express';
-import type { ChannelContext, ChannelFactory, InputChannel } from './channel.js';
+import type { IncomingMessage } from 'node:http';
+import type { ChannelContext, ChannelFactory, InputChannel, JsonPostRoute } from './channel.js';
 import { CollectingOutputChannel } from './collecting-output.js';
-import { sendRasaError, sendTurnFailure } from './http-errors.js';
+import { rasaErrorAnswer, sendRasaError, turnFailureAnswer } from './http-errors.js';
+import type { JsonAnswer } from './json-answer.js';
+import { writeJson } from './json-answer.js';
 import { isRecord, messageTextOf, metadataOf, senderOf } from './request-fields.js';
 import type { UserMessage } from './channel.js';
 
@@ -37,30 +40,58 @@ export class RestChannel implements InputChannel {
     return router;
   }
 
+  jsonPostRoutes(context: ChannelContext): readonly JsonPostRoute[] {
+    return [{ path: '/webhook', answer: (body, request) => this.answer(body, request, context) }];
+  }
+
   private async receive(request: Request, response: Response, context: ChannelContext): Promise<void> {
+    if (request.query['stream'] === 'true') await this.stream(request, response, context);
+    else writeJson(response, await this.answer(request.body, request, context));
+  }
+
+  /** The turn's bot messages as one JSON array, or Rasa's error body. */
+  private async answer(
+    body: unknown,
+    request: IncomingMessage,
+    context: ChannelContext,
+  ): Promise<JsonAnswer> {
+    const parsed = parseRestMessage(body, this.name);
+    if (!parsed.ok) return rasaErrorAnswer({ status: 400, reason: 'BadRequest', message: parsed.error });
+    const output = new CollectingOutputChannel({ name: this.name });
+    try {
+      await context.handleMessage({ ...parsed.value, output, request });
+      return { status: 200, body: output.messages };
+    } catch (error) {
+      this.logFailure(context, parsed.value.senderId, error);
+      return turnFailureAnswer(error);
+    }
+  }
+
+  /** `?stream=true`: each bot message as an NDJSON line as soon as it is produced. */
+  private async stream(request: Request, response: Response, context: ChannelContext): Promise<void> {
     const parsed = parseRestMessage(request.body, this.name);
     if (!parsed.ok) {
       sendRasaError(response, { status: 400, reason: 'BadRequest', message: parsed.error });
       return;
     }
-    const stream = request.query['stream'] === 'true';
-    if (stream) response.status(200).type('text/event-stream').flushHeaders();
+    response.status(200).type('text/event-stream').flushHeaders();
     const output = new CollectingOutputChannel({
       name: this.name,
-      ...(stream ? { onMessage: (message) => void response.write(`${JSON.stringify(message)}\n`) } : {}),
+      onMessage: (message) => void response.write(`${JSON.stringify(message)}\n`),
     });
     try {
       await context.handleMessage({ ...parsed.value, output, request });
-      if (stream) response.end();
-      else response.json(output.messages);
     } catch (error) {
-      context.logger.error(
-        { channel: this.name, conversationId: parsed.value.senderId, error: String(error) },
-        'rest.message.received.failure',
-      );
-      if (stream) response.end();
-      else sendTurnFailure(response, error);
+      this.logFailure(context, parsed.value.senderId, error);
     }
+    response.end();
+  }
+
+  private logFailure(context: ChannelContext, conversationId: string, error: unknown): void {
+    context.logger.error(
+      { channel: this.name, conversationId, error: String(error) },
+      'rest.message.received.failure',
+    );
   }
 }
 

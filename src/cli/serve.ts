@@ -5,7 +5,7 @@ import { AppError } from '../core/errors.js';
 import { validateProject } from '../project/validate/index.js';
 import type { ProjectLocation } from '../project/load/discover.js';
 import type { Logger } from '../runtime/logger.js';
-import { createApp } from '../server/app.js';
+import { createRequestListener } from '../server/app.js';
 import type { MountedRouter } from '../server/app.js';
 import { listen } from '../server/http-server.js';
 import type { RunningServer, TlsFiles } from '../server/http-server.js';
@@ -193,7 +193,7 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
         })
       : [];
     if (a2a) metrics.watchA2a(() => a2a.stats());
-    const app = createApp({
+    const app = createRequestListener({
       gate,
       channels,
       routers,

@@ -1,12 +1,17 @@
 import { isUtf8 } from 'node:buffer';
 import express from 'express';
 import type { ErrorRequestHandler, Express, Router } from 'express';
-import type { InputChannel } from '../channels/channel.js';
+import type { RequestListener } from 'node:http';
+import type { InputChannel, JsonPostRoute } from '../channels/channel.js';
 import { sendRasaError } from '../channels/http-errors.js';
+import { writeJson } from '../channels/json-answer.js';
 import { PARLEY_VERSION } from '../version.js';
 import { bodyDepthGuard } from './body-depth.js';
 import { corsMiddleware } from './cors.js';
+import { withDirectRoutes } from './direct-routes.js';
+import type { NodeMiddleware } from './direct-routes.js';
 import { healthHandler } from './health.js';
+import { bodyProblemAnswer } from './json-body.js';
 import type { RequestLog } from './request-log.js';
 import type { TurnGate } from './turn-gate.js';
 
@@ -25,8 +30,8 @@ export interface AppOptions {
   readonly bodyReadingRouters?: readonly MountedRouter[];
   /** Rasa's `--cors` origins; none → no CORS headers */
   readonly cors?: readonly string[];
-  /** the largest JSON body accepted (express syntax, e.g. '1mb') */
-  readonly bodyLimit?: string;
+  /** the largest JSON body accepted, in bytes */
+  readonly bodyLimit?: number;
   /** gives each request an id and logs it; installed before everything else */
   readonly requestLog?: RequestLog;
   /**
@@ -36,7 +41,33 @@ export interface AppOptions {
   readonly publicStatus?: boolean;
 }
 
-export const DEFAULT_BODY_LIMIT = '1mb';
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * The server's request listener: the app, with the channels' JSON webhooks served in front of it
+ * without Express when a request is plain (`direct-routes.ts`).
+ */
+export function createRequestListener(options: AppOptions): RequestListener {
+  const app = createApp(options);
+  const routes = new Map<string, JsonPostRoute>();
+  for (const channel of options.channels)
+    for (const route of channel.jsonPostRoutes?.(options.gate) ?? [])
+      routes.set(`${channelMountPath(channel)}${route.path}`, route);
+  if (routes.size === 0) return app;
+  const before: NodeMiddleware[] = [];
+  if (options.requestLog) before.push(options.requestLog.middleware());
+  if (options.cors && options.cors.length > 0) before.push(corsMiddleware(options.cors));
+  return withDirectRoutes({
+    routes,
+    fallback: app,
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    before,
+  });
+}
+
+function channelMountPath(channel: InputChannel): string {
+  return `/webhooks/${channel.urlPrefix ?? channel.name}`;
+}
 
 /**
  * One Express app for the whole port: `GET /`, every channel under `/webhooks/<prefix>/`, the routers
@@ -62,8 +93,7 @@ export function createApp(options: AppOptions): Express {
   });
   for (const mounted of options.routers ?? []) app.use(mounted.path, mounted.router);
   if (options.publicStatus) app.get('/status', healthHandler({ gate: options.gate }));
-  for (const channel of options.channels)
-    app.use(`/webhooks/${channel.urlPrefix ?? channel.name}`, channel.router(options.gate));
+  for (const channel of options.channels) app.use(channelMountPath(channel), channel.router(options.gate));
   app.use((request, response) => {
     sendRasaError(response, {
       status: 404,
@@ -99,50 +129,5 @@ const errorHandler: ErrorRequestHandler = (error: unknown, _request, response, n
     next(error);
     return;
   }
-  const type = (error as { type?: unknown }).type;
-  if (type === 'entity.too.large')
-    sendRasaError(response, {
-      status: 413,
-      reason: 'PayloadTooLarge',
-      message: 'The request body is too large.',
-    });
-  else if (
-    type === 'entity.parse.failed' ||
-    type === 'encoding.unsupported' ||
-    type === 'charset.unsupported'
-  )
-    sendRasaError(response, {
-      status: 400,
-      reason: 'BadRequest',
-      message: 'The request body is not valid JSON.',
-    });
-  else if (error instanceof URIError && isClientError(error))
-    // express could not decode a route parameter: the URL is at fault, not a body
-    sendRasaError(response, {
-      status: 400,
-      reason: 'BadRequest',
-      message: 'The request URL has an invalid percent-encoding.',
-    });
-  else if (type === 'entity.too.deep' || isClientError(error))
-    // e.g. a gzip body that does not inflate, a body shorter than its Content-Length
-    sendRasaError(response, {
-      status: 400,
-      reason: 'BadRequest',
-      message:
-        type === 'entity.too.deep'
-          ? (error as Error).message
-          : `The request body could not be read: ${(error as Error).message}`,
-    });
-  else
-    sendRasaError(response, {
-      status: 500,
-      reason: 'UnexpectedError',
-      message: `An unexpected error occurred: ${error instanceof Error ? error.message : String(error)}`,
-    });
+  writeJson(response, bodyProblemAnswer(error));
 };
-
-/** An error the body parser marked as the client's fault (http-errors: a 4xx status). */
-function isClientError(error: unknown): boolean {
-  const status = (error as { status?: unknown }).status;
-  return error instanceof Error && typeof status === 'number' && status >= 400 && status < 500;
-}

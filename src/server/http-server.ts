@@ -1,8 +1,7 @@
 import { createServer as createHttpServer } from 'node:http';
-import type { Server } from 'node:http';
+import type { RequestListener, Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
 import type { InputChannel } from '../channels/channel.js';
 import type { TurnGate } from './turn-gate.js';
 
@@ -14,7 +13,8 @@ export interface TlsFiles {
 }
 
 export interface ListenOptions {
-  readonly app: Express;
+  /** the app (`createRequestListener`, or an Express app) */
+  readonly app: RequestListener;
   readonly gate: TurnGate;
   readonly channels: readonly InputChannel[];
   readonly port: number;

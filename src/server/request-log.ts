@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestHandler } from 'express';
 import type { Logger } from '../runtime/logger.js';
 import { withFields } from '../runtime/logger.js';
+import type { NodeMiddleware } from './direct-routes.js';
 
 export const REQUEST_ID_HEADER = 'X-Request-Id';
 
@@ -100,7 +100,7 @@ export class RequestLog implements RequestTurns {
     };
   }
 
-  middleware(): RequestHandler {
+  middleware(): NodeMiddleware {
     return (request, response, next) => {
       const given = request.headers['x-request-id'];
       const requestId = typeof given === 'string' && ACCEPTED_ID.test(given) ? given : this.newId();
@@ -108,7 +108,8 @@ export class RequestLog implements RequestTurns {
       const scope = new RequestScope(this.base, requestId);
       (request as { [SCOPE]?: RequestScope })[SCOPE] = scope;
       // originalUrl: mounted routers rewrite `path` while they handle the request
-      const path = request.originalUrl.split('?')[0] ?? '/';
+      const url = (request as { originalUrl?: string }).originalUrl ?? request.url ?? '/';
+      const path = url.split('?')[0] ?? '/';
       const started = performance.now();
       const done = (aborted: boolean) => {
         scope.written = true;

@@ -3,11 +3,13 @@
  * a `seq` column and a `tracker_snapshots` table (see migrations.ts and docs/stores.md).
  *
  * Loading reads the snapshot and the events after it in one statement, so a turn costs the same at
- * turn 1,000 as at turn 10. Appending writes first and checks after, all or nothing: the events go in
+ * turn 1,000 as at turn 10. On SQLite a conversation whose last turn this connection wrote is not read
+ * at all while no other connection has committed since (`snapshot-cache.ts`). Appending writes first and checks after, all or nothing: the events go in
  * at seq = expectedCount…, the unique (sender_id, seq) index rejects a second writer that loaded the
  * same count, and a check that the event before them exists rejects a writer whose count was too high.
- * Either way nothing is written and the turn gets TRACKER_CONFLICT. SQLite does it in one transaction of
- * prepared statements (sqlite-statements.ts), PostgreSQL in one prepared statement (postgres-statements.ts),
+ * Either way nothing is written and the turn gets TRACKER_CONFLICT. SQLite does it in a savepoint of
+ * prepared statements, the appends of turns ending together sharing one transaction
+ * (sqlite-statements.ts, sqlite-append-queue.ts), PostgreSQL in one prepared statement (postgres-statements.ts),
  * and an append of no events (a snapshot alone) in a knex transaction.
  */
 import type { Knex } from 'knex';
@@ -33,6 +35,7 @@ import { isUniqueViolation } from './sql-errors.js';
 import type { SqlTarget } from './sql-target.js';
 import { LAST_SEQ, SqliteStatements } from './sqlite-statements.js';
 import type { LastSeqRow, SqliteConnection } from './sqlite-statements.js';
+import { SqliteAppendQueue } from './sqlite-append-queue.js';
 import { appendRows, loadRecentRows } from './postgres-statements.js';
 import type { PostgresConnection } from './postgres-statements.js';
 import { takePrefetched, turnSessionOf } from './postgres-turn-session.js';
@@ -57,6 +60,9 @@ export class SqlTrackerStore implements TrackerStore {
   private readonly now: () => number;
   /** per SQLite connection (knex may replace a broken one) */
   private readonly sqliteStatements = new WeakMap<SqliteConnection, SqliteStatements>();
+  private readonly sqliteAppends = new SqliteAppendQueue((appends) =>
+    this.withSqlite((statements) => statements.appendMany(appends)),
+  );
 
   constructor(options: SqlTrackerStoreOptions) {
     this.target = options.target;
@@ -79,10 +85,16 @@ export class SqlTrackerStore implements TrackerStore {
     return this.run(
       'load a conversation',
       async (db) => {
-        const rows =
+        const loaded =
           this.target.dialect === 'sqlite'
-            ? await this.withSqlite((statements) => statements.loadRecent(conversationId))
+            ? await this.withSqlite(
+                (statements) =>
+                  statements.cachedSnapshot(conversationId) ?? statements.loadRecent(conversationId),
+              )
             : await this.loadRecentPostgres(conversationId);
+        if (!Array.isArray(loaded))
+          return { eventCount: loaded.eventCount, snapshot: loaded, eventsAfterSnapshot: [] };
+        const rows = loaded;
         const head = rows[0];
         if (!head || Number(head.seq) !== -1) return this.withoutSnapshot(conversationId, rows);
         const count = Number(head.event_count);
@@ -127,24 +139,33 @@ export class SqlTrackerStore implements TrackerStore {
       });
     const total = expectedCount + events.length;
     const rows = events.map((event, index) => eventRow(conversationId, expectedCount + index, event));
+    const current = snapshot && snapshot.eventCount === total ? snapshot : undefined;
+    // SQLite writes the row now and then, PostgreSQL at every turn (its load is a round trip anyway)
     const snapshotRow =
-      snapshot && snapshot.eventCount === total ? this.snapshotRow(conversationId, snapshot) : undefined;
+      current && this.target.dialect !== 'sqlite' ? this.snapshotRow(conversationId, current) : undefined;
     this.forgetPrefetched(conversationId);
     await this.run('append events', async (db) => {
       try {
         if (this.target.dialect === 'sqlite')
-          await this.withSqlite((statements) =>
-            statements.append({
-              conversationId,
-              expectedCount,
-              rows,
-              snapshot: snapshotRow,
-              check: (row) => checkCount(row, conversationId, expectedCount, total),
-            }),
-          );
+          await this.sqliteAppends.append({
+            conversationId,
+            expectedCount,
+            rows,
+            current,
+            snapshotRow: (state) => this.snapshotRow(conversationId, state),
+            check: (row) => checkCount(row, conversationId, expectedCount, total),
+          });
         else if (rows.length > 0)
           await this.appendInOneStatement(conversationId, expectedCount, rows, snapshotRow);
-        else await this.appendNoEvents(db, conversationId, expectedCount, snapshotRow);
+        else {
+          await this.appendNoEvents(
+            db,
+            conversationId,
+            expectedCount,
+            current ? this.snapshotRow(conversationId, current) : undefined,
+          );
+          await this.forgetCached(conversationId);
+        }
       } catch (error) {
         if (isUniqueViolation(error)) throw conflict(conversationId, expectedCount);
         throw error;
@@ -183,12 +204,15 @@ export class SqlTrackerStore implements TrackerStore {
 
   async remove(conversationId: string): Promise<void> {
     this.forgetPrefetched(conversationId);
-    await this.run('remove a conversation', (db) =>
-      db.transaction(async (trx) => {
+    await this.run('remove a conversation', async (db) => {
+      await this.forgetCached(conversationId);
+      await db.transaction(async (trx) => {
         await trx('events').where('sender_id', conversationId).delete();
         await trx('tracker_snapshots').where('sender_id', conversationId).delete();
-      }),
-    );
+      });
+      // an append may have run between the first forget and this removal
+      await this.forgetCached(conversationId);
+    });
   }
 
   async listConversations(page: ConversationPageRequest): Promise<ConversationPage> {
@@ -294,6 +318,12 @@ export class SqlTrackerStore implements TrackerStore {
   ): Promise<T> {
     const session = turnSessionOf(conversationId, this);
     return session ? work(session.connection) : this.withPostgres(work);
+  }
+
+  /** A write through knex (not the prepared statements) makes a cached SQLite snapshot stale. */
+  private async forgetCached(conversationId: string): Promise<void> {
+    if (this.target.dialect === 'sqlite')
+      await this.withSqlite((statements) => statements.snapshots.delete(conversationId));
   }
 
   /** A write makes what the lock statement read stale. */

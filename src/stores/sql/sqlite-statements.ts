@@ -4,7 +4,9 @@
  * so a turn costs one read and one write transaction, not a statement compiled per query. The pool has
  * one connection, so while one of these runs, knex's own queries (migrations, removal) wait their turn.
  */
+import type { TrackerSnapshot } from '../../core/ports.js';
 import { EVENT_COLUMNS, eventRowValues } from './event-rows.js';
+import { SnapshotCache } from './snapshot-cache.js';
 import type { EventRow, SnapshotRow, StoredEventRow } from './event-rows.js';
 
 /** What the SQL stores need of a better-sqlite3 Database (the package ships no types). */
@@ -36,7 +38,13 @@ export const LAST_SEQ = `SELECT
   (SELECT MAX(seq) FROM events WHERE sender_id = ?) AS last,
   (SELECT COUNT(*) FROM events WHERE sender_id = ? AND seq = ?) AS predecessor`;
 
-const INSERT_EVENT = `INSERT INTO events ${EVENT_COLUMNS} VALUES (?, ?, ?, ?, ?, ?, ?)`;
+/** rows per INSERT: one statement for a turn's events (a turn appends about 20) */
+const ROWS_PER_INSERT = 64;
+
+function insertEvents(rows: number): string {
+  const row = '(?, ?, ?, ?, ?, ?, ?)';
+  return `INSERT INTO events ${EVENT_COLUMNS} VALUES ${Array.from({ length: rows }, () => row).join(', ')}`;
+}
 
 const UPSERT_SNAPSHOT = `INSERT INTO tracker_snapshots (sender_id, event_count, data, updated) VALUES (?, ?, ?, ?)
   ON CONFLICT (sender_id) DO UPDATE
@@ -53,28 +61,44 @@ export interface SqliteAppend {
   readonly conversationId: string;
   readonly expectedCount: number;
   readonly rows: readonly EventRow[];
-  readonly snapshot: SnapshotRow | undefined;
-  /** throws to roll the transaction back */
+  /** the conversation's state after the append: kept for its next load, and stored when its row is due */
+  readonly current: TrackerSnapshot | undefined;
+  readonly snapshotRow: (snapshot: TrackerSnapshot) => SnapshotRow;
+  /** throws to roll the append back */
   readonly check: (row: LastSeqRow | undefined) => void;
+}
+
+/** An append with its snapshot row decided (written now, or not). */
+interface PlannedAppend extends SqliteAppend {
+  readonly snapshot: SnapshotRow | undefined;
 }
 
 export class SqliteStatements {
   private readonly loadRecentStatement: SqliteStatement;
   private readonly allEventsStatement: SqliteStatement;
-  private readonly insertEventStatement: SqliteStatement;
+  /** by row count, prepared on first use */
+  private readonly insertStatements = new Map<number, SqliteStatement>();
+  private readonly dataVersionStatement: SqliteStatement;
   private readonly upsertSnapshotStatement: SqliteStatement;
   private readonly lastSeqStatement: SqliteStatement;
-  private readonly appendTransaction: (append: SqliteAppend) => void;
+  private readonly appendTransaction: (append: PlannedAppend) => void;
+  /** several appends in one transaction, each in a savepoint of its own: the errors, by position */
+  private readonly batchTransaction: (appends: readonly PlannedAppend[]) => unknown[];
+  /** the snapshots this connection wrote last: a turn of a conversation no one else wrote reads nothing */
+  readonly snapshots = new SnapshotCache();
 
-  constructor(connection: SqliteConnection) {
+  constructor(private readonly connection: SqliteConnection) {
     this.loadRecentStatement = connection.prepare(LOAD_RECENT);
     this.allEventsStatement = connection.prepare(ALL_EVENTS);
-    this.insertEventStatement = connection.prepare(INSERT_EVENT);
+    this.dataVersionStatement = connection.prepare('PRAGMA data_version');
     this.upsertSnapshotStatement = connection.prepare(UPSERT_SNAPSHOT);
     this.lastSeqStatement = connection.prepare(LAST_SEQ);
     this.appendTransaction = connection.transaction(
       ({ conversationId, expectedCount, rows, snapshot, check }) => {
-        for (const row of rows) this.insertEventStatement.run(...eventRowValues(row));
+        for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+          const chunk = rows.slice(start, start + ROWS_PER_INSERT);
+          this.insertStatement(chunk.length).run(...chunk.flatMap(eventRowValues));
+        }
         if (snapshot)
           this.upsertSnapshotStatement.run(
             snapshot.sender_id,
@@ -88,6 +112,30 @@ export class SqliteStatements {
         );
       },
     );
+    // a transaction function called inside another runs in a savepoint (better-sqlite3)
+    this.batchTransaction = connection.transaction((appends: readonly PlannedAppend[]) =>
+      appends.map((append) => {
+        try {
+          this.appendTransaction(append);
+          return undefined;
+        } catch (error) {
+          return error;
+        }
+      }),
+    );
+  }
+
+  /**
+   * The snapshot this connection last wrote for the conversation, if no other connection (another
+   * process) has committed since: `PRAGMA data_version` moves with every such commit, and then every
+   * cached snapshot is dropped.
+   */
+  cachedSnapshot(conversationId: string): TrackerSnapshot | undefined {
+    return this.snapshots.get(conversationId, this.dataVersion());
+  }
+
+  private dataVersion(): number {
+    return Number((this.dataVersionStatement.get() as { data_version: number | bigint }).data_version);
   }
 
   loadRecent(conversationId: string): RecentRow[] {
@@ -99,10 +147,48 @@ export class SqliteStatements {
   }
 
   /**
-   * Inserts the rows and the snapshot and runs `check` on the count query, in one transaction: a
-   * throw from `check` (or a unique violation) rolls all of it back.
+   * Writes appends of several conversations in one transaction (one commit, one write of the pages they
+   * share), each in a savepoint: an append whose `check` throws or that breaks the unique (sender_id,
+   * seq) index is rolled back alone, and its error is at its position in the answer (undefined for
+   * the ones written). A failing commit throws: then none was written.
    */
-  append(append: SqliteAppend): void {
-    this.appendTransaction(append);
+  appendMany(appends: readonly SqliteAppend[]): unknown[] {
+    const planned = appends.map((append) => this.plan(append));
+    for (const append of planned) this.snapshots.delete(append.conversationId);
+    const errors = planned.length === 1 ? [this.appendAlone(planned[0]!)] : this.batchTransaction(planned);
+    planned.forEach((append, index) => {
+      if (errors[index] !== undefined || !append.current) return;
+      const storedAt = append.snapshot?.event_count ?? append.storedAt;
+      if (storedAt !== undefined) this.snapshots.set(append.conversationId, append.current, storedAt);
+    });
+    return errors;
+  }
+
+  private plan(append: SqliteAppend): PlannedAppend & { readonly storedAt: number | undefined } {
+    const { current, conversationId } = append;
+    const due = current !== undefined && this.snapshots.shouldStore(conversationId, current.eventCount);
+    return {
+      ...append,
+      snapshot: due ? append.snapshotRow(current) : undefined,
+      storedAt: this.snapshots.storedAt(conversationId),
+    };
+  }
+
+  private appendAlone(append: PlannedAppend): unknown {
+    try {
+      this.appendTransaction(append);
+      return undefined;
+    } catch (error) {
+      return error;
+    }
+  }
+
+  private insertStatement(rows: number): SqliteStatement {
+    let statement = this.insertStatements.get(rows);
+    if (!statement) {
+      statement = this.connection.prepare(insertEvents(rows));
+      this.insertStatements.set(rows, statement);
+    }
+    return statement;
   }
 }

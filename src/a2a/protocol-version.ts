@@ -3,7 +3,8 @@
  * name. Only Major.Minor counts (`1.0.2` is `1.0`); a missing or empty value means a v0.3 client,
  * which never sent one.
  */
-import type { Request } from 'express';
+import type { IncomingMessage } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
 
 export const A2A_VERSION_HEADER = 'A2A-Version';
 export const SUPPORTED_VERSIONS = ['0.3', '1.0'] as const;
@@ -32,10 +33,16 @@ export function parseRequestedVersion(raw: string | undefined): RequestedVersion
     : { kind: 'unsupported', requested: raw.trim() };
 }
 
-/** The version a request asks for: the header first, then the query parameter. */
-export function requestedVersion(request: Request): RequestedVersion {
-  const header = request.get(A2A_VERSION_HEADER);
-  if (header !== undefined && header.trim() !== '') return parseRequestedVersion(header);
-  const query: unknown = (request.query as Record<string, unknown> | undefined)?.[A2A_VERSION_HEADER];
+/**
+ * The version a request asks for: the header first, then the query parameter (read as Express's
+ * query parser reads it: a repeated parameter is no single value).
+ */
+export function requestedVersion(request: IncomingMessage): RequestedVersion {
+  const header = request.headers['a2a-version'];
+  if (typeof header === 'string' && header.trim() !== '') return parseRequestedVersion(header);
+  const url = request.url ?? '';
+  const queryStart = url.indexOf('?');
+  if (queryStart < 0) return { kind: 'absent' };
+  const query = parseQuery(url.slice(queryStart + 1))[A2A_VERSION_HEADER];
   return parseRequestedVersion(typeof query === 'string' ? query : undefined);
 }

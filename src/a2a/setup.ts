@@ -23,7 +23,8 @@ import { PushSender } from './push/push-sender.js';
 import { PushService } from './push/push-service.js';
 import { UrlGuard } from './push/url-guard.js';
 import { withGracefulShutdown } from './jsonrpc/open-streams.js';
-import { DEFAULT_RPC_BODY_LIMIT, rpcRouter } from './jsonrpc/rpc-router.js';
+import { DEFAULT_RPC_BODY_LIMIT, directRpc, rpcRouter } from './jsonrpc/rpc-router.js';
+import type { DirectRpc } from './jsonrpc/rpc-router.js';
 import { resolvePublicUrl } from './public-url.js';
 import { SemanticHandler } from './semantic-handler.js';
 import type { TurnAdmission } from './turn-admission.js';
@@ -53,15 +54,24 @@ export interface A2aServer {
   listening(address: ListenAddress): void;
   /**
    * The JSON-RPC endpoint for the agent, at each mount path. It reads its own request bodies, so the
-   * app mounts it before its JSON parser.
+   * app mounts it before its JSON parser; `direct` serves a plain request whose body the server read
+   * (absent with bearer auth).
    */
-  jsonRpc(deps: A2aRuntime): readonly { readonly path: string; readonly router: Router }[];
+  jsonRpc(deps: A2aRuntime): readonly A2aRpcMount[];
   /** what the A2A task store holds (zeros before jsonRpc) */
   stats(): Promise<TaskStoreStats>;
   /** the JSON-RPC endpoint's public URL, once listening */
   endpointUrl(): string | undefined;
   /** one line for the start-up message */
   summary(): string;
+}
+
+export interface A2aRpcMount {
+  readonly path: string;
+  readonly router: Router;
+  readonly direct?: DirectRpc;
+  /** the largest body `direct` takes, in bytes */
+  readonly bodyLimit: number;
 }
 
 export interface A2aRuntime {
@@ -132,15 +142,16 @@ export function prepareA2aServer(options: A2aSetupOptions): A2aServer | undefine
       const push = config.pushNotificationsEnabled ? pushService(handler, config, deps.logger) : undefined;
       held = { handler, push };
       const verifier = config.auth ? new JwtVerifier({ config: config.auth }) : undefined;
-      const rpc = rpcRouter({
+      const bodyLimit = Math.max(DEFAULT_RPC_BODY_LIMIT, 2 * config.limits.maxMessageBytes);
+      const rpcOptions = {
         handler,
-        bodyLimit: Math.max(DEFAULT_RPC_BODY_LIMIT, 2 * config.limits.maxMessageBytes),
+        bodyLimit,
         logger: deps.logger,
         ...(deps.requestLogger ? { requestLogger: deps.requestLogger } : {}),
         ...(push ? { push } : {}),
         ...(verifier ? { authenticate: bearerAuth({ verifier, logger: deps.logger }) } : {}),
         ...(deps.keepAliveMs !== undefined ? { keepAliveMs: deps.keepAliveMs } : {}),
-      });
+      };
       // on shutdown the task timers stop and push deliveries under way are abandoned (a receiver
       // trickling its answer must not keep the process alive)
       const closing = {
@@ -150,8 +161,18 @@ export function prepareA2aServer(options: A2aSetupOptions): A2aServer | undefine
           void deps.signals?.close();
         },
       };
-      const served = withGracefulShutdown({ rpc, handler: closing, admission: deps.admission });
-      return mountPaths.map((path) => ({ path, router: served }));
+      const served = withGracefulShutdown({
+        rpc: rpcRouter(rpcOptions),
+        direct: directRpc(rpcOptions),
+        handler: closing,
+        admission: deps.admission,
+      });
+      return mountPaths.map((path) => ({
+        path,
+        router: served.router,
+        bodyLimit,
+        ...(served.direct ? { direct: served.direct } : {}),
+      }));
     },
     stats: async () =>
       (await held?.handler.stats()) ?? {

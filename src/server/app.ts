@@ -1,15 +1,15 @@
 import { isUtf8 } from 'node:buffer';
 import express from 'express';
 import type { ErrorRequestHandler, Express, Router } from 'express';
-import type { RequestListener } from 'node:http';
-import type { InputChannel, JsonPostRoute } from '../channels/channel.js';
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { InputChannel } from '../channels/channel.js';
 import { sendRasaError } from '../channels/http-errors.js';
 import { writeJson } from '../channels/json-answer.js';
 import { PARLEY_VERSION } from '../version.js';
 import { bodyDepthGuard } from './body-depth.js';
 import { corsMiddleware } from './cors.js';
 import { withDirectRoutes } from './direct-routes.js';
-import type { NodeMiddleware } from './direct-routes.js';
+import type { DirectRoute, NodeMiddleware } from './direct-routes.js';
 import { healthHandler } from './health.js';
 import { bodyProblemAnswer } from './json-body.js';
 import type { RequestLog } from './request-log.js';
@@ -21,13 +21,23 @@ export interface MountedRouter {
   readonly router: Router;
 }
 
+/**
+ * A router at a path of the one port that reads its own request bodies (A2A JSON-RPC), and its
+ * endpoint for plain POSTs to that path, served without Express once the server has read the body.
+ */
+export interface BodyReadingRouter extends MountedRouter {
+  readonly direct?: (request: IncomingMessage, response: ServerResponse, body: Buffer) => Promise<void>;
+  /** the largest body `direct` takes, in bytes */
+  readonly bodyLimit?: number;
+}
+
 export interface AppOptions {
   readonly gate: TurnGate;
   readonly channels: readonly InputChannel[];
   /** routers mounted before the channels, e.g. the HTTP API and A2A */
   readonly routers?: readonly MountedRouter[];
   /** routers that read their own request bodies (A2A JSON-RPC), mounted before the JSON parser */
-  readonly bodyReadingRouters?: readonly MountedRouter[];
+  readonly bodyReadingRouters?: readonly BodyReadingRouter[];
   /** Rasa's `--cors` origins; none → no CORS headers */
   readonly cors?: readonly string[];
   /** the largest JSON body accepted, in bytes */
@@ -44,15 +54,12 @@ export interface AppOptions {
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 /**
- * The server's request listener: the app, with the channels' JSON webhooks served in front of it
- * without Express when a request is plain (`direct-routes.ts`).
+ * The server's request listener: the app, with the channels' JSON webhooks and the A2A JSON-RPC
+ * endpoint served in front of it without Express when a request is plain (`direct-routes.ts`).
  */
 export function createRequestListener(options: AppOptions): RequestListener {
   const app = createApp(options);
-  const routes = new Map<string, JsonPostRoute>();
-  for (const channel of options.channels)
-    for (const route of channel.jsonPostRoutes?.(options.gate) ?? [])
-      routes.set(`${channelMountPath(channel)}${route.path}`, route);
+  const routes = directRoutesOf(options);
   if (routes.size === 0) return app;
   const before: NodeMiddleware[] = [];
   if (options.requestLog) before.push(options.requestLog.middleware());
@@ -63,6 +70,21 @@ export function createRequestListener(options: AppOptions): RequestListener {
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     before,
   });
+}
+
+function directRoutesOf(options: AppOptions): Map<string, DirectRoute> {
+  const routes = new Map<string, DirectRoute>();
+  for (const mounted of options.bodyReadingRouters ?? [])
+    if (mounted.direct)
+      routes.set(mounted.path, {
+        kind: 'raw',
+        serve: mounted.direct,
+        bodyLimit: mounted.bodyLimit ?? options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+      });
+  for (const channel of options.channels)
+    for (const route of channel.jsonPostRoutes?.(options.gate) ?? [])
+      routes.set(`${channelMountPath(channel)}${route.path}`, { kind: 'json', route });
+  return routes;
 }
 
 function channelMountPath(channel: InputChannel): string {

@@ -2,7 +2,7 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import type { JsonPostRoute } from '../channels/channel.js';
 import { rasaErrorAnswer } from '../channels/http-errors.js';
 import { writeJson } from '../channels/json-answer.js';
-import { bodyProblemAnswer, readJsonBody } from './json-body.js';
+import { bodyProblemAnswer, parseJsonBody, readBody } from './json-body.js';
 
 /** A middleware that needs only Node's request and response (request log, CORS). */
 export type NodeMiddleware = (
@@ -11,12 +11,25 @@ export type NodeMiddleware = (
   next: (error?: unknown) => void,
 ) => void;
 
+/**
+ * What serves a path directly: a channel's JSON route (the body parsed here, a bad one answered with
+ * Rasa's error body), or an endpoint taking the body's bytes and answering in its own format (A2A
+ * JSON-RPC), with its own body limit.
+ */
+export type DirectRoute =
+  | { readonly kind: 'json'; readonly route: JsonPostRoute }
+  | {
+      readonly kind: 'raw';
+      readonly bodyLimit: number;
+      serve(request: IncomingMessage, response: ServerResponse, body: Buffer): Promise<void>;
+    };
+
 export interface DirectRoutesOptions {
   /** keyed by the whole path, e.g. `/webhooks/rest/webhook` */
-  readonly routes: ReadonlyMap<string, JsonPostRoute>;
+  readonly routes: ReadonlyMap<string, DirectRoute>;
   /** serves every request the direct path does not take (the Express app) */
   readonly fallback: RequestListener;
-  /** bytes */
+  /** bytes, for the JSON routes */
   readonly bodyLimit: number;
   /** run first, as the app runs them (request log, CORS) */
   readonly before: readonly NodeMiddleware[];
@@ -34,7 +47,8 @@ export interface DirectRoutesOptions {
 export function withDirectRoutes(options: DirectRoutesOptions): RequestListener {
   return (request, response) => {
     const route = request.method === 'POST' ? options.routes.get(request.url ?? '') : undefined;
-    if (!route || !isPlainJsonPost(request, options.bodyLimit)) {
+    const limit = route?.kind === 'raw' ? route.bodyLimit : options.bodyLimit;
+    if (!route || !isPlainJsonPost(request, limit)) {
       options.fallback(request, response);
       return;
     }
@@ -56,18 +70,20 @@ export function withDirectRoutes(options: DirectRoutesOptions): RequestListener 
   };
 }
 
-async function serve(
-  route: JsonPostRoute,
-  request: IncomingMessage,
-  response: ServerResponse,
-): Promise<void> {
-  const read = await readJsonBody(request);
-  if (read.kind === 'aborted') return;
+async function serve(route: DirectRoute, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const bytes = await readBody(request);
+  // the client went away before the body was complete: nothing to answer
+  if (bytes === undefined) return;
+  if (route.kind === 'raw') {
+    await route.serve(request, response, bytes);
+    return;
+  }
+  const read = parseJsonBody(bytes);
   if (read.kind === 'problem') {
     writeJson(response, bodyProblemAnswer(read.problem));
     return;
   }
-  writeJson(response, await route.answer(read.body, request));
+  writeJson(response, await route.route.answer(read.body, request));
 }
 
 function runMiddleware(

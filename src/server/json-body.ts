@@ -13,21 +13,20 @@ export interface BodyProblem {
 
 export type BodyRead =
   | { readonly kind: 'json'; readonly body: unknown }
-  | { readonly kind: 'problem'; readonly problem: BodyProblem }
-  /** the client went away before the body was complete: nothing to answer */
-  | { readonly kind: 'aborted' };
+  | { readonly kind: 'problem'; readonly problem: BodyProblem };
 
-/** Reads a request's whole body (its length was checked from the headers) as strict JSON in UTF-8. */
-export function readJsonBody(request: IncomingMessage): Promise<BodyRead> {
+/**
+ * Reads a request's whole body (its length was checked from the headers); undefined when the client
+ * went away before it was complete.
+ */
+export function readBody(request: IncomingMessage): Promise<Buffer | undefined> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.once('end', () =>
-      resolve(parseJsonBody(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))),
-    );
-    request.once('error', () => resolve({ kind: 'aborted' }));
+    request.once('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    request.once('error', () => resolve(undefined));
     request.once('close', () => {
-      if (!request.complete) resolve({ kind: 'aborted' });
+      if (!request.complete) resolve(undefined);
     });
   });
 }

@@ -9,6 +9,7 @@ import { SILENT_LOGGER } from '../../src/runtime/logger.js';
 import { createApp, createRequestListener } from '../../src/server/app.js';
 import type { AppOptions } from '../../src/server/app.js';
 import { isPlainJsonPost, withDirectRoutes } from '../../src/server/direct-routes.js';
+import type { DirectRoute } from '../../src/server/direct-routes.js';
 import { RequestLog } from '../../src/server/request-log.js';
 import { TurnGate } from '../../src/server/turn-gate.js';
 import { inlineAssistant } from '../support/inline-assistant.js';
@@ -233,8 +234,14 @@ describe('which requests take the direct path', () => {
   it('hands the app every request that is not a plain POST to a route', async () => {
     const fallen: string[] = [];
     const listener = withDirectRoutes({
-      routes: new Map([
-        ['/hook', { path: '/hook', answer: () => Promise.resolve({ status: 200, body: { ok: 1 } }) }],
+      routes: new Map<string, DirectRoute>([
+        [
+          '/hook',
+          {
+            kind: 'json',
+            route: { path: '/hook', answer: () => Promise.resolve({ status: 200, body: { ok: 1 } }) },
+          },
+        ],
       ]),
       fallback: (request, response) => {
         fallen.push(`${request.method} ${request.url}`);
@@ -255,6 +262,49 @@ describe('which requests take the direct path', () => {
       const got = await fetch(`http://127.0.0.1:${port}/hook`);
       expect(await got.text()).to.equal('app');
       expect(fallen).to.deep.equal(['POST /hook?x=1', 'POST /other', 'POST /hook', 'GET /hook']);
+    } finally {
+      server.close();
+    }
+  });
+
+  it('hands an endpoint reading its own body the bytes, within its own limit', async () => {
+    const served: string[] = [];
+    const fallen: string[] = [];
+    const listener = withDirectRoutes({
+      routes: new Map<string, DirectRoute>([
+        [
+          '/rpc',
+          {
+            kind: 'raw',
+            bodyLimit: 2000,
+            serve: (_request, response, body) => {
+              served.push(body.toString('utf8'));
+              response.end('raw');
+              return Promise.resolve();
+            },
+          },
+        ],
+      ]),
+      fallback: (request, response) => {
+        fallen.push(`${request.method} ${request.url}`);
+        request.resume();
+        request.on('end', () => response.end('app'));
+      },
+      bodyLimit: 1000,
+      before: [],
+    });
+    const server = createServer(listener);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.address() as AddressInfo).port;
+    try {
+      // not JSON, and over the JSON routes' limit: the endpoint judges its body itself
+      const long = `{${'x'.repeat(1500)}`;
+      const taken = await send(port, { path: '/rpc', body: long });
+      expect(taken.body).to.equal('raw');
+      expect(served).to.deep.equal([long]);
+      const tooLong = await send(port, { path: '/rpc', body: 'y'.repeat(2001) });
+      expect(tooLong.body).to.equal('app');
+      expect(fallen).to.deep.equal(['POST /rpc']);
     } finally {
       server.close();
     }

@@ -2,7 +2,7 @@
  * One JSON-RPC call, once its method and wire version are known: params translated by the wire's
  * codec, the semantic handler called, the result translated back. Streaming calls answer with SSE.
  */
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { A2aError } from '../a2a-error.js';
 import type { PushService } from '../push/push-service.js';
 import type { SemanticHandler, SendParams } from '../semantic-handler.js';
@@ -23,7 +23,7 @@ export interface CallContext {
   readonly caller: string;
   readonly id: unknown;
   readonly params: unknown;
-  readonly response: Response;
+  readonly response: ServerResponse;
   readonly keepAliveMs: number;
   /** absent when push_notifications_enabled is off: the push methods answer -32003 */
   readonly push?: PushService;

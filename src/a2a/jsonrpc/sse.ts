@@ -3,27 +3,27 @@
  * JSON-RPC response on a `data:` line; a `: keep-alive` comment goes out every interval (15 s by
  * default) so proxies do not cut a quiet stream; the stream ends at a final event.
  */
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { holdForFinalEvent } from './open-streams.js';
 
 export const DEFAULT_KEEP_ALIVE_MS = 15_000;
 
 export class SseStream {
-  private readonly response: Response;
+  private readonly response: ServerResponse;
   private readonly id: unknown;
   private readonly timer: NodeJS.Timeout;
   private closed = false;
   private readonly onClose: (() => void)[] = [];
 
-  constructor(options: { response: Response; id: unknown; keepAliveMs: number }) {
+  constructor(options: { response: ServerResponse; id: unknown; keepAliveMs: number }) {
     this.response = options.response;
     this.id = options.id;
-    this.response.status(200).set({
-      'Content-Type': 'text/event-stream',
-      'Cache-Control': 'no-cache',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-    });
+    // set one by one, not through writeHead: a shutdown finds open streams by their content type
+    this.response.statusCode = 200;
+    this.response.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+    this.response.setHeader('Cache-Control', 'no-cache');
+    this.response.setHeader('Connection', 'keep-alive');
+    this.response.setHeader('X-Accel-Buffering', 'no');
     this.response.flushHeaders();
     this.timer = setInterval(() => {
       if (!this.isClosed) this.response.write(': keep-alive\n\n');

@@ -40,6 +40,7 @@ describe('SqlTaskStore on PostgreSQL', function () {
         describe: () => shared.describe(),
         run: (operation, work, options) => shared.run(operation, work, options),
         withSqlite: (work) => shared.withSqlite(work),
+        sqliteWrite: (work) => shared.sqliteWrite(work),
         withPostgres: (work) =>
           shared.withPostgres((connection) => {
             const counting: PostgresConnection = {

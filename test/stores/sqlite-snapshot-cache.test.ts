@@ -9,6 +9,11 @@ import { sqliteTarget } from '../../src/stores/sql/sql-target.js';
 import { SqliteStatements } from '../../src/stores/sql/sqlite-statements.js';
 import { snapshotOf, turnEvents, uniqueId } from './tracker-store-contract.js';
 
+/** whether the statements' connection is inside a transaction (better-sqlite3's `inTransaction`) */
+function inTransaction(statements: SqliteStatements): boolean {
+  return (statements as unknown as { connection: { inTransaction: boolean } }).connection.inTransaction;
+}
+
 describe('SQLite: the snapshots a store wrote are not read again', () => {
   const folder = mkdtempSync(join(tmpdir(), 'parley-sqlite-cache-'));
   const file = join(folder, 'tracker.db');
@@ -106,15 +111,16 @@ describe('SQLite: the snapshots a store wrote are not read again', () => {
     expect(recent.snapshot?.state).to.deep.equal(snapshotOf(id, events.slice(0, storedAt)).state);
   });
 
-  it('commits the turns that end together in one transaction, each append failing alone', async () => {
+  it('writes the turns that end together in one transaction, each append failing alone', async () => {
     const store = await opened();
     const ids = Array.from({ length: 6 }, (_, index) => uniqueId(`group-${index}`));
     for (const id of ids) await store.loadRecent(id);
-    const batches: number[] = [];
-    const original = SqliteStatements.prototype.appendMany;
-    SqliteStatements.prototype.appendMany = function (this: SqliteStatements, appends) {
-      batches.push(appends.length);
-      return original.call(this, appends);
+    const appended: string[] = [];
+    const original = SqliteStatements.prototype.append;
+    SqliteStatements.prototype.append = function (this: SqliteStatements, append) {
+      // every append of the batch runs inside the one transaction the batch opened
+      appended.push(`${append.conversationId} in transaction: ${String(inTransaction(this))}`);
+      return original.call(this, append);
     };
     try {
       const outcomes = await Promise.allSettled(
@@ -125,13 +131,13 @@ describe('SQLite: the snapshots a store wrote are not read again', () => {
           return store.append(id, events, { expectedCount, snapshot: snapshotOf(id, events) });
         }),
       );
-      expect(batches).to.deep.equal([6]);
+      expect(appended).to.deep.equal(ids.map((id) => `${id} in transaction: true`));
       expect(outcomes.slice(0, 5).map((outcome) => outcome.status)).to.deep.equal(Array(5).fill('fulfilled'));
       const last = outcomes[5];
       expect(last?.status).to.equal('rejected');
       expect(((last as PromiseRejectedResult).reason as { code?: string }).code).to.equal('TRACKER_CONFLICT');
     } finally {
-      SqliteStatements.prototype.appendMany = original;
+      SqliteStatements.prototype.append = original;
     }
     const reader = await opened();
     for (const id of ids.slice(0, 5)) expect((await reader.loadRecent(id)).eventCount).to.equal(5);

@@ -24,6 +24,8 @@ import {
 import { isConnectionError, isMissingTable, isTimeout, storeError } from './sql-errors.js';
 import type { SqlTarget } from './sql-target.js';
 import type { SqliteConnection } from './sqlite-statements.js';
+import { SqliteWriteBatch } from './sqlite-write-batch.js';
+import type { SqliteWork } from './sqlite-write-batch.js';
 
 export interface SqlDatabaseOptions {
   readonly target: SqlTarget;
@@ -57,6 +59,7 @@ export class SqlDatabase {
   private readonly now: () => number;
   private ready: Promise<void> | undefined;
   private closed = false;
+  private readonly sqliteWrites = new SqliteWriteBatch((work) => this.withConnection(work));
 
   constructor(options: SqlDatabaseOptions) {
     this.target = options.target;
@@ -110,6 +113,15 @@ export class SqlDatabase {
    */
   withSqlite<T>(work: (connection: SqliteConnection) => T | Promise<T>): Promise<T> {
     return this.withConnection(work);
+  }
+
+  /**
+   * Runs a write on the SQLite connection in the next group commit (sqlite-write-batch.ts): `work` runs
+   * synchronously in a savepoint of the transaction shared with the other writes asked for in the same
+   * turn of the event loop, and the answer comes once that transaction committed.
+   */
+  sqliteWrite<T>(work: SqliteWork<T>): Promise<T> {
+    return this.sqliteWrites.write(work);
   }
 
   /** Runs (named prepared) statements on a connection of knex's pool (knex drops one that broke). */

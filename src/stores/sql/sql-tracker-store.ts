@@ -4,13 +4,14 @@
  *
  * Loading reads the snapshot and the events after it in one statement, so a turn costs the same at
  * turn 1,000 as at turn 10. On SQLite a conversation whose last turn this connection wrote is not read
- * at all while no other connection has committed since (`snapshot-cache.ts`). Appending writes first and checks after, all or nothing: the events go in
- * at seq = expectedCount…, the unique (sender_id, seq) index rejects a second writer that loaded the
- * same count, and a check that the event before them exists rejects a writer whose count was too high.
- * Either way nothing is written and the turn gets TRACKER_CONFLICT. SQLite does it in a savepoint of
- * prepared statements, the appends of turns ending together sharing one transaction
- * (sqlite-statements.ts, sqlite-append-queue.ts), PostgreSQL in one prepared statement (postgres-statements.ts),
- * and an append of no events (a snapshot alone) in a knex transaction.
+ * at all while no other connection has committed since (`snapshot-cache.ts`). Appending writes first
+ * and checks after, all or nothing: the events go in at seq = expectedCount…, the unique (sender_id,
+ * seq) index rejects a second writer that loaded the same count, and a check that the event before
+ * them exists rejects a writer whose count was too high. Either way nothing is written and the turn
+ * gets TRACKER_CONFLICT. SQLite does it in a savepoint of prepared statements within the group commit
+ * of the database's writes (sqlite-statements.ts, sqlite-write-batch.ts), PostgreSQL in one prepared
+ * statement (postgres-statements.ts), and an append of no events (a snapshot alone) in a knex
+ * transaction.
  */
 import type { Knex } from 'knex';
 import { AppError } from '../../core/errors.js';
@@ -34,8 +35,7 @@ import type { RunOptions } from './sql-database.js';
 import { isUniqueViolation } from './sql-errors.js';
 import type { SqlTarget } from './sql-target.js';
 import { LAST_SEQ, SqliteStatements } from './sqlite-statements.js';
-import type { LastSeqRow, SqliteConnection } from './sqlite-statements.js';
-import { SqliteAppendQueue } from './sqlite-append-queue.js';
+import type { LastSeqRow, SqliteAppend, SqliteConnection } from './sqlite-statements.js';
 import { appendRows, loadRecentRows } from './postgres-statements.js';
 import type { PostgresConnection } from './postgres-statements.js';
 import { takePrefetched, turnSessionOf } from './postgres-turn-session.js';
@@ -60,9 +60,6 @@ export class SqlTrackerStore implements TrackerStore {
   private readonly now: () => number;
   /** per SQLite connection (knex may replace a broken one) */
   private readonly sqliteStatements = new WeakMap<SqliteConnection, SqliteStatements>();
-  private readonly sqliteAppends = new SqliteAppendQueue((appends) =>
-    this.withSqlite((statements) => statements.appendMany(appends)),
-  );
 
   constructor(options: SqlTrackerStoreOptions) {
     this.target = options.target;
@@ -147,7 +144,7 @@ export class SqlTrackerStore implements TrackerStore {
     await this.run('append events', async (db) => {
       try {
         if (this.target.dialect === 'sqlite')
-          await this.sqliteAppends.append({
+          await this.appendSqlite({
             conversationId,
             expectedCount,
             rows,
@@ -293,14 +290,16 @@ export class SqlTrackerStore implements TrackerStore {
    * prepared once for that connection: knex's own queries wait until it is released.
    */
   private withSqlite<T>(work: (statements: SqliteStatements) => T): Promise<T> {
-    return this.database.withSqlite((connection) => {
-      let statements = this.sqliteStatements.get(connection);
-      if (!statements) {
-        statements = new SqliteStatements(connection);
-        this.sqliteStatements.set(connection, statements);
-      }
-      return work(statements);
-    });
+    return this.database.withSqlite((connection) => work(this.statementsOf(connection)));
+  }
+
+  private statementsOf(connection: SqliteConnection): SqliteStatements {
+    let statements = this.sqliteStatements.get(connection);
+    if (!statements) {
+      statements = new SqliteStatements(connection);
+      this.sqliteStatements.set(connection, statements);
+    }
+    return statements;
   }
 
   /** The rows the turn's lock statement read (postgres-turn-session.ts), or a read of its own. */
@@ -318,6 +317,14 @@ export class SqlTrackerStore implements TrackerStore {
   ): Promise<T> {
     const session = turnSessionOf(conversationId, this);
     return session ? work(session.connection) : this.withPostgres(work);
+  }
+
+  /** In the next group commit of the database's writes; the state is kept once it committed. */
+  private async appendSqlite(append: SqliteAppend): Promise<void> {
+    const committed = await this.database.sqliteWrite((connection) =>
+      this.statementsOf(connection).append(append),
+    );
+    committed();
   }
 
   /** A write through knex (not the prepared statements) makes a cached SQLite snapshot stale. */

@@ -12,7 +12,6 @@ import type { EventRow, SnapshotRow, StoredEventRow } from './event-rows.js';
 /** What the SQL stores need of a better-sqlite3 Database (the package ships no types). */
 export interface SqliteConnection {
   prepare(source: string): SqliteStatement;
-  transaction<A extends unknown[], R>(work: (...args: A) => R): (...args: A) => R;
   readonly inTransaction: boolean;
 }
 
@@ -68,11 +67,6 @@ export interface SqliteAppend {
   readonly check: (row: LastSeqRow | undefined) => void;
 }
 
-/** An append with its snapshot row decided (written now, or not). */
-interface PlannedAppend extends SqliteAppend {
-  readonly snapshot: SnapshotRow | undefined;
-}
-
 export class SqliteStatements {
   private readonly loadRecentStatement: SqliteStatement;
   private readonly allEventsStatement: SqliteStatement;
@@ -81,9 +75,6 @@ export class SqliteStatements {
   private readonly dataVersionStatement: SqliteStatement;
   private readonly upsertSnapshotStatement: SqliteStatement;
   private readonly lastSeqStatement: SqliteStatement;
-  private readonly appendTransaction: (append: PlannedAppend) => void;
-  /** several appends in one transaction, each in a savepoint of its own: the errors, by position */
-  private readonly batchTransaction: (appends: readonly PlannedAppend[]) => unknown[];
   /** the snapshots this connection wrote last: a turn of a conversation no one else wrote reads nothing */
   readonly snapshots = new SnapshotCache();
 
@@ -93,36 +84,6 @@ export class SqliteStatements {
     this.dataVersionStatement = connection.prepare('PRAGMA data_version');
     this.upsertSnapshotStatement = connection.prepare(UPSERT_SNAPSHOT);
     this.lastSeqStatement = connection.prepare(LAST_SEQ);
-    this.appendTransaction = connection.transaction(
-      ({ conversationId, expectedCount, rows, snapshot, check }) => {
-        for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
-          const chunk = rows.slice(start, start + ROWS_PER_INSERT);
-          this.insertStatement(chunk.length).run(...chunk.flatMap(eventRowValues));
-        }
-        if (snapshot)
-          this.upsertSnapshotStatement.run(
-            snapshot.sender_id,
-            snapshot.event_count,
-            snapshot.data,
-            snapshot.updated,
-          );
-        check(
-          this.lastSeqStatement.get(conversationId, conversationId, expectedCount - 1) as
-            LastSeqRow | undefined,
-        );
-      },
-    );
-    // a transaction function called inside another runs in a savepoint (better-sqlite3)
-    this.batchTransaction = connection.transaction((appends: readonly PlannedAppend[]) =>
-      appends.map((append) => {
-        try {
-          this.appendTransaction(append);
-          return undefined;
-        } catch (error) {
-          return error;
-        }
-      }),
-    );
   }
 
   /**
@@ -147,40 +108,35 @@ export class SqliteStatements {
   }
 
   /**
-   * Writes appends of several conversations in one transaction (one commit, one write of the pages they
-   * share), each in a savepoint: an append whose `check` throws or that breaks the unique (sender_id,
-   * seq) index is rolled back alone, and its error is at its position in the answer (undefined for
-   * the ones written). A failing commit throws: then none was written.
+   * Writes an append inside the caller's transaction (a savepoint of the group commit,
+   * sqlite-write-batch.ts), which rolls it back when this throws: its `check` found the count wrong, or
+   * the unique (sender_id, seq) index refused a row. Answers what to do once the transaction committed
+   * (keep the conversation's state for its next load); nothing is kept before, as the commit may fail.
    */
-  appendMany(appends: readonly SqliteAppend[]): unknown[] {
-    const planned = appends.map((append) => this.plan(append));
-    for (const append of planned) this.snapshots.delete(append.conversationId);
-    const errors = planned.length === 1 ? [this.appendAlone(planned[0]!)] : this.batchTransaction(planned);
-    planned.forEach((append, index) => {
-      if (errors[index] !== undefined || !append.current) return;
-      const storedAt = append.snapshot?.event_count ?? append.storedAt;
-      if (storedAt !== undefined) this.snapshots.set(append.conversationId, append.current, storedAt);
-    });
-    return errors;
-  }
-
-  private plan(append: SqliteAppend): PlannedAppend & { readonly storedAt: number | undefined } {
-    const { current, conversationId } = append;
+  append(append: SqliteAppend): () => void {
+    const { conversationId, expectedCount, rows, current } = append;
+    const storedAt = this.snapshots.storedAt(conversationId);
     const due = current !== undefined && this.snapshots.shouldStore(conversationId, current.eventCount);
-    return {
-      ...append,
-      snapshot: due ? append.snapshotRow(current) : undefined,
-      storedAt: this.snapshots.storedAt(conversationId),
-    };
-  }
-
-  private appendAlone(append: PlannedAppend): unknown {
-    try {
-      this.appendTransaction(append);
-      return undefined;
-    } catch (error) {
-      return error;
+    const snapshot = due ? append.snapshotRow(current) : undefined;
+    this.snapshots.delete(conversationId);
+    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT) {
+      const chunk = rows.slice(start, start + ROWS_PER_INSERT);
+      this.insertStatement(chunk.length).run(...chunk.flatMap(eventRowValues));
     }
+    if (snapshot)
+      this.upsertSnapshotStatement.run(
+        snapshot.sender_id,
+        snapshot.event_count,
+        snapshot.data,
+        snapshot.updated,
+      );
+    append.check(
+      this.lastSeqStatement.get(conversationId, conversationId, expectedCount - 1) as LastSeqRow | undefined,
+    );
+    const keptAt = snapshot?.event_count ?? storedAt;
+    return () => {
+      if (current && keptAt !== undefined) this.snapshots.set(conversationId, current, keptAt);
+    };
   }
 
   private insertStatement(rows: number): SqliteStatement {

@@ -65,7 +65,8 @@ export class SqliteRunner implements SqlRunner {
     }
   }
 
-  private drive<T>(script: SqlScript<T>): T {
+  /** Runs the script's statements at once, in whatever transaction the connection is in. */
+  drive<T>(script: SqlScript<T>): T {
     let step = script.next();
     while (!step.done) {
       const { kind, sql, parameters } = step.value;
@@ -84,6 +85,31 @@ export class SqliteRunner implements SqlRunner {
       this.prepared.set(sql, statement);
     }
     return statement;
+  }
+}
+
+/**
+ * The SQLite runner of the task store's writes: a transaction is a savepoint of the database's next
+ * group commit (`sqliteWrite`), a lone statement runs on the connection when it is free. Neither holds
+ * the connection while it waits.
+ */
+export class SqliteWriteRunner implements SqlRunner {
+  readonly dialect = 'sqlite';
+
+  constructor(
+    private readonly database: {
+      withSqlite<T>(work: (connection: SqliteConnection) => T): Promise<T>;
+      sqliteWrite<T>(work: (connection: SqliteConnection) => T): Promise<T>;
+    },
+    private readonly runnerOf: (connection: SqliteConnection) => SqliteRunner,
+  ) {}
+
+  execute<T>(script: SqlScript<T>): Promise<T> {
+    return this.database.withSqlite((connection) => this.runnerOf(connection).drive(script));
+  }
+
+  transaction<T>(script: SqlScript<T>): Promise<T> {
+    return this.database.sqliteWrite((connection) => this.runnerOf(connection).drive(script));
   }
 }
 

@@ -1,6 +1,7 @@
 /**
- * The SQLite task store's writes: a few prepared statements in one synchronous write transaction each
- * (SQLite has no data-modifying WITH, which the PostgreSQL store uses to do each in one statement).
+ * The SQLite task store's writes: a few prepared statements in one synchronous transaction each (SQLite
+ * has no data-modifying WITH, which the PostgreSQL store uses to do each in one statement) — a
+ * savepoint of the database's group commit, shared with the other writes of the same moment.
  * SQLite writes one transaction at a time, so nothing checked here changes before the transaction ends.
  */
 import type { ClaimOutcome, ClaimRequest, SaveOptions, StoredTask } from '../task-store.js';
@@ -44,8 +45,8 @@ const SQL = {
 export const SQLITE_WRITES: TaskWrites = {
   async saveTask(sql: SqlRunner, stored: StoredTask, options: SaveOptions, now: number): Promise<void> {
     const save = run(SQL.saveTask, [...taskValues(stored), stored.contextKey]);
-    if (options.replay || options.answers) await sql.transaction(saveWithReplay(save, stored, options, now));
-    else await sql.execute(save);
+    // a transaction also for the save alone: it then joins the group commit instead of committing alone
+    await sql.transaction(saveWithReplay(save, stored, options, now));
   },
 
   async forgetTasks(sql: SqlRunner, ids: readonly string[], now: number): Promise<void> {

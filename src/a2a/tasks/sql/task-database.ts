@@ -42,6 +42,12 @@ export interface TaskDatabase {
   ): Promise<T>;
   /** work on the SQLite connection, which nothing else uses until the work is over */
   withSqlite<T>(work: (connection: SqliteConnection) => T | Promise<T>): Promise<T>;
+  /**
+   * A write on the SQLite connection in the database's next group commit: `work` runs synchronously in
+   * a savepoint of one transaction shared with the other writes of the same turn of the event loop
+   * (the tracker store's too), rolled back alone when it throws; the answer comes once committed.
+   */
+  sqliteWrite<T>(work: (connection: SqliteConnection) => T): Promise<T>;
   /** work on a PostgreSQL connection of the pool */
   withPostgres<T>(work: (connection: PostgresConnection) => Promise<T>): Promise<T>;
 }

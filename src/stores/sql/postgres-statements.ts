@@ -1,17 +1,18 @@
 /**
- * The PostgreSQL tracker store's hot path without knex's query building: two statements with fixed
- * texts, run as named prepared statements on a connection of knex's pool (pg prepares a name once per
+ * The PostgreSQL tracker store's hot path without knex's query building: statements with fixed texts,
+ * run as named prepared statements on a connection of knex's pool (pg prepares a name once per
  * connection; a replaced connection prepares it again). A turn is then one read and one write, neither
- * of them parsed or planned again.
+ * of them parsed or planned again. The read is the snapshot and the events after it, or, when this
+ * process keeps the state it wrote last, only the events from its last one on.
  *
- * The append is one statement (no BEGIN / COMMIT round trips): the events, passed as arrays whatever
- * their number, go in only when the event before them is stored (or they are the first), and the
+ * The append is one statement (no BEGIN / COMMIT round trips): the events, passed as one JSON array
+ * whatever their number, go in only when the event before them is stored (or they are the first), and the
  * snapshot is upserted only when they went in. With the unique (sender_id, seq) index this rejects
  * what a transaction's count check would: a writer that loaded the same count collides on its first
  * seq, and a writer whose count was too high finds no predecessor and inserts nothing. Every writer
  * keeps a conversation's seqs contiguous, so no event can sit beyond the appended ones.
  */
-import type { EventRow, SnapshotRow } from './event-rows.js';
+import type { EventRow, SnapshotRow, StoredEventRow } from './event-rows.js';
 import type { RecentRow } from './sqlite-statements.js';
 
 /** What the SQL stores need of a pg Client: a statement, named to be prepared once per connection. */
@@ -36,6 +37,15 @@ const loadRecentQuery = (sender: string): string =>
 export const LOAD_RECENT_STATEMENT = {
   name: 'parley_load_recent_v1',
   text: loadRecentQuery('$1'),
+} as const;
+
+/**
+ * The events from seq $2 on: with a snapshot of the conversation kept in memory at $2 + 1 events, the
+ * first row (if it is that snapshot's last event) proves the log still ends there or goes on from it.
+ */
+export const LOAD_AFTER_STATEMENT = {
+  name: 'parley_load_after_v1',
+  text: 'SELECT seq, data, timestamp FROM events WHERE sender_id = $1 AND seq >= $2 ORDER BY seq',
 } as const;
 
 /**
@@ -68,24 +78,27 @@ export const UNLOCK_STATEMENT = {
 } as const;
 
 /**
- * $1 sender, $2 the seq of the first event (the count the turn loaded), $3–$6 the events' columns as
- * arrays, $7–$9 the snapshot (null data: none). Answers one row, `inserted`: all the events, or none.
+ * $1 sender, $2 the seq of the first event (the count the turn loaded), $3 the events' columns as one
+ * JSON array of rows, $4–$6 the snapshot (null data: none). Answers one row, `inserted`: all the
+ * events, or none. The rows travel as JSON, not as one array parameter per column: pg escapes each
+ * element of an array in JavaScript, which cost more than the rest of the statement's preparation
+ * (an event's JSON text is full of quotes to escape); JSON.stringify does it natively.
  */
 export const APPEND_STATEMENT = {
-  name: 'parley_append_v1',
+  name: 'parley_append_v2',
   text: `WITH inserted AS (
       INSERT INTO events (sender_id, seq, type_name, timestamp, intent_name, action_name, data)
-      SELECT $1::varchar, $2::integer + (appended.position - 1)::integer, appended.type_name,
-             appended.timestamp, appended.intent_name, appended.action_name, appended.data
-      FROM unnest($3::varchar[], $4::double precision[], $5::varchar[], $6::varchar[], $7::text[])
-           WITH ORDINALITY AS appended (type_name, timestamp, intent_name, action_name, data, position)
+      SELECT $1::varchar, $2::integer + (appended.position - 1)::integer, appended.row ->> 0,
+             (appended.row ->> 1)::double precision, appended.row ->> 2, appended.row ->> 3,
+             appended.row ->> 4
+      FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS appended (row, position)
       WHERE $2::integer = 0
          OR EXISTS (SELECT 1 FROM events WHERE sender_id = $1::varchar AND seq = $2::integer - 1)
       RETURNING seq
     ), snapshot AS (
       INSERT INTO tracker_snapshots (sender_id, event_count, data, updated)
-      SELECT $1::varchar, $8::integer, $9::text, $10::double precision
-      WHERE $9::text IS NOT NULL AND EXISTS (SELECT 1 FROM inserted)
+      SELECT $1::varchar, $4::integer, $5::text, $6::double precision
+      WHERE $5::text IS NOT NULL AND EXISTS (SELECT 1 FROM inserted)
       ON CONFLICT (sender_id) DO UPDATE
       SET event_count = EXCLUDED.event_count, data = EXCLUDED.data, updated = EXCLUDED.updated
     )
@@ -100,6 +113,16 @@ export async function loadRecentRows(
   return result.rows as RecentRow[];
 }
 
+/** The stored events of the conversation from seq `fromSeq` on. */
+export async function loadAfterRows(
+  connection: PostgresConnection,
+  conversationId: string,
+  fromSeq: number,
+): Promise<StoredEventRow[]> {
+  const result = await connection.query({ ...LOAD_AFTER_STATEMENT, values: [conversationId, fromSeq] });
+  return result.rows as StoredEventRow[];
+}
+
 /** Appends `rows` (at least one, numbered from `expectedCount`); answers how many went in. */
 export async function appendRows(
   connection: PostgresConnection,
@@ -111,11 +134,9 @@ export async function appendRows(
   const values = [
     conversationId,
     expectedCount,
-    rows.map((row) => row.type_name),
-    rows.map((row) => row.timestamp),
-    rows.map((row) => row.intent_name),
-    rows.map((row) => row.action_name),
-    rows.map((row) => row.data),
+    JSON.stringify(
+      rows.map((row) => [row.type_name, row.timestamp, row.intent_name, row.action_name, row.data]),
+    ),
     snapshot?.event_count ?? null,
     snapshot?.data ?? null,
     snapshot?.updated ?? null,

@@ -10,17 +10,21 @@ export const CACHED_SNAPSHOTS = 1000;
  */
 export const SNAPSHOT_WRITE_INTERVAL = 64;
 
-interface CachedSnapshot {
+export interface CachedSnapshot {
   readonly snapshot: TrackerSnapshot;
   /** the event count of the snapshot row last written for the conversation */
   readonly storedAt: number;
+  /** the stored text of the conversation's last event (PostgreSQL checks the log still ends with it) */
+  readonly lastEvent?: string | null;
 }
 
 /**
  * The snapshots of the turns this process wrote last, per conversation, least recently used dropped first
- * (and when each conversation's snapshot row was last written). Only
- * valid while no other connection changed the database: the SQLite store clears it whenever
- * `PRAGMA data_version` moves, so a conversation another process (or connection) wrote is read again.
+ * (and when each conversation's snapshot row was last written). On SQLite only valid while no other
+ * connection changed the database: the store clears it whenever `PRAGMA data_version` moves, so a
+ * conversation another process (or connection) wrote is read again. PostgreSQL has no such number: its
+ * store reads the events from the cached count on (`peek`), which tells it whether the log still ends
+ * where the cache does.
  */
 export class SnapshotCache {
   private readonly entries = new Map<string, CachedSnapshot>();
@@ -35,12 +39,17 @@ export class SnapshotCache {
       this.version = dataVersion;
       return undefined;
     }
+    return this.peek(conversationId)?.snapshot;
+  }
+
+  /** the entry as it is, whatever the database did since (PostgreSQL checks it against the log) */
+  peek(conversationId: string): CachedSnapshot | undefined {
     const entry = this.entries.get(conversationId);
     if (entry) {
       this.entries.delete(conversationId);
       this.entries.set(conversationId, entry);
     }
-    return entry?.snapshot;
+    return entry;
   }
 
   /** whether an append reaching `eventCount` events should write the snapshot row */
@@ -60,9 +69,13 @@ export class SnapshotCache {
    * refused the turn's append, and any commit after the append moves the version, so the next `get`
    * drops the entry.
    */
-  set(conversationId: string, snapshot: TrackerSnapshot, storedAt: number): void {
+  set(conversationId: string, snapshot: TrackerSnapshot, storedAt: number, lastEvent?: string | null): void {
     this.entries.delete(conversationId);
-    this.entries.set(conversationId, { snapshot, storedAt });
+    this.entries.set(conversationId, {
+      snapshot,
+      storedAt,
+      ...(lastEvent !== undefined ? { lastEvent } : {}),
+    });
     if (this.entries.size > this.limit) {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);

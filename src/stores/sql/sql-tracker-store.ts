@@ -36,7 +36,8 @@ import { isUniqueViolation } from './sql-errors.js';
 import type { SqlTarget } from './sql-target.js';
 import { LAST_SEQ, SqliteStatements } from './sqlite-statements.js';
 import type { LastSeqRow, SqliteAppend, SqliteConnection } from './sqlite-statements.js';
-import { appendRows, loadRecentRows } from './postgres-statements.js';
+import { appendRows, loadAfterRows, loadRecentRows } from './postgres-statements.js';
+import { SnapshotCache } from './snapshot-cache.js';
 import type { PostgresConnection } from './postgres-statements.js';
 import { takePrefetched, turnSessionOf } from './postgres-turn-session.js';
 import type { RecentRow } from './sqlite-statements.js';
@@ -60,6 +61,8 @@ export class SqlTrackerStore implements TrackerStore {
   private readonly now: () => number;
   /** per SQLite connection (knex may replace a broken one) */
   private readonly sqliteStatements = new WeakMap<SqliteConnection, SqliteStatements>();
+  /** PostgreSQL: the states of the conversations this process wrote last (SQLite keeps them per connection) */
+  private readonly postgresSnapshots = new SnapshotCache();
 
   constructor(options: SqlTrackerStoreOptions) {
     this.target = options.target;
@@ -82,6 +85,9 @@ export class SqlTrackerStore implements TrackerStore {
     return this.run(
       'load a conversation',
       async (db) => {
+        const known =
+          this.target.dialect === 'postgresql' ? await this.loadKnownPostgres(conversationId) : undefined;
+        if (known) return known;
         const loaded =
           this.target.dialect === 'sqlite'
             ? await this.withSqlite(
@@ -137,10 +143,16 @@ export class SqlTrackerStore implements TrackerStore {
     const total = expectedCount + events.length;
     const rows = events.map((event, index) => eventRow(conversationId, expectedCount + index, event));
     const current = snapshot && snapshot.eventCount === total ? snapshot : undefined;
-    // SQLite writes the row now and then, PostgreSQL at every turn (its load is a round trip anyway)
+    // the row is written now and then: a load that misses the state kept in memory folds the events after it
+    const storedAt = this.postgresSnapshots.storedAt(conversationId);
     const snapshotRow =
-      current && this.target.dialect !== 'sqlite' ? this.snapshotRow(conversationId, current) : undefined;
+      current &&
+      this.target.dialect === 'postgresql' &&
+      this.postgresSnapshots.shouldStore(conversationId, total)
+        ? this.snapshotRow(conversationId, current)
+        : undefined;
     this.forgetPrefetched(conversationId);
+    this.postgresSnapshots.delete(conversationId);
     await this.run('append events', async (db) => {
       try {
         if (this.target.dialect === 'sqlite')
@@ -152,9 +164,12 @@ export class SqlTrackerStore implements TrackerStore {
             snapshotRow: (state) => this.snapshotRow(conversationId, state),
             check: (row) => checkCount(row, conversationId, expectedCount, total),
           });
-        else if (rows.length > 0)
+        else if (rows.length > 0) {
           await this.appendInOneStatement(conversationId, expectedCount, rows, snapshotRow);
-        else {
+          const keptAt = snapshotRow?.event_count ?? storedAt;
+          if (current && keptAt !== undefined)
+            this.postgresSnapshots.set(conversationId, current, keptAt, rows.at(-1)?.data);
+        } else {
           await this.appendNoEvents(
             db,
             conversationId,
@@ -327,8 +342,31 @@ export class SqlTrackerStore implements TrackerStore {
     committed();
   }
 
-  /** A write through knex (not the prepared statements) makes a cached SQLite snapshot stale. */
+  /**
+   * PostgreSQL: the conversation as this process last wrote it, when the log still ends with the event
+   * it wrote last (one small read: that event and any another replica appended since, folded onto the
+   * state kept in memory). Undefined: read it all.
+   */
+  private async loadKnownPostgres(conversationId: string): Promise<RecentConversation | undefined> {
+    const entry = this.postgresSnapshots.peek(conversationId);
+    // a turn holding the PostgreSQL lock has read the rows with it already
+    if (!entry || entry.snapshot.eventCount === 0 || turnSessionOf(conversationId, this)) return undefined;
+    const count = entry.snapshot.eventCount;
+    const rows = await this.withPostgres((connection) =>
+      loadAfterRows(connection, conversationId, count - 1),
+    );
+    const [first] = rows;
+    if (!first || Number(first.seq) !== count - 1 || first.data !== entry.lastEvent) {
+      this.postgresSnapshots.delete(conversationId);
+      return undefined;
+    }
+    const after = eventsOfRows(conversationId, rows.slice(1), count);
+    return { eventCount: count + after.length, snapshot: entry.snapshot, eventsAfterSnapshot: after };
+  }
+
+  /** A write through knex (not the prepared statements) makes a state kept in memory stale. */
   private async forgetCached(conversationId: string): Promise<void> {
+    this.postgresSnapshots.delete(conversationId);
     if (this.target.dialect === 'sqlite')
       await this.withSqlite((statements) => statements.snapshots.delete(conversationId));
   }

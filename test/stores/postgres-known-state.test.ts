@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import type { Event } from '../../src/core/events/types.js';
+import { joinTurnStores } from '../../src/stores/factory.js';
+import { PostgresLockStore } from '../../src/stores/locks/postgres-lock-store.js';
 import { SqlTrackerStore } from '../../src/stores/sql/sql-tracker-store.js';
 import type { TestDatabase } from '../support/postgres.js';
 import { createTestDatabase, postgresTarget, requirePostgres } from '../support/postgres.js';
@@ -8,7 +10,7 @@ import { snapshotOf, turnEvents, uniqueId } from './tracker-store-contract.js';
 
 describe('PostgreSQL: the state a store wrote is not read again, unless the log moved on', function () {
   let database: TestDatabase | undefined;
-  const stores: SqlTrackerStore[] = [];
+  const stores: { close(): Promise<void> }[] = [];
 
   before(async function () {
     await requirePostgres(this);
@@ -116,5 +118,27 @@ describe('PostgreSQL: the state a store wrote is not read again, unless the log 
     expect(recent.eventCount).to.equal(150);
     expect(recent.snapshot?.eventCount).to.equal(135);
     expect(recent.eventsAfterSnapshot).to.deep.equal(events.slice(135));
+  });
+
+  it('uses the state it kept with the rows a turn read under the PostgreSQL lock', async () => {
+    const tracker = await opened();
+    const lock = new PostgresLockStore({ target: postgresTarget((database as TestDatabase).url) });
+    stores.push(lock);
+    await lock.open();
+    expect(joinTurnStores(tracker, lock)).to.equal(true);
+    const other = await opened();
+    const id = uniqueId('locked');
+    const turn1 = turnEvents(id, 1);
+    const kept = snapshotOf(id, turn1);
+    await lock.withLock(id, async () => {
+      await tracker.loadRecent(id);
+      await tracker.append(id, turn1, { expectedCount: 0, snapshot: kept });
+    });
+    const turn2 = turnEvents(id, 2);
+    await other.append(id, turn2, { expectedCount: 5 });
+    const recent = await lock.withLock(id, () => tracker.loadRecent(id));
+    expect(recent.snapshot).to.equal(kept);
+    expect(recent.eventCount).to.equal(10);
+    expect(recent.eventsAfterSnapshot).to.deep.equal(turn2);
   });
 });

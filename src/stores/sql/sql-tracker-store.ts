@@ -37,7 +37,8 @@ import type { SqlTarget } from './sql-target.js';
 import { LAST_SEQ, SqliteStatements } from './sqlite-statements.js';
 import type { LastSeqRow, SqliteAppend, SqliteConnection } from './sqlite-statements.js';
 import { appendRows, loadAfterRows, loadRecentRows } from './postgres-statements.js';
-import { SnapshotCache } from './snapshot-cache.js';
+import { PostgresKeptStates } from './postgres-kept-states.js';
+import { checkConversationId, checkCount, conflict, rowsOf } from './sql-tracker-checks.js';
 import type { PostgresConnection } from './postgres-statements.js';
 import { takePrefetched, turnSessionOf } from './postgres-turn-session.js';
 import type { RecentRow } from './sqlite-statements.js';
@@ -50,8 +51,7 @@ export interface SqlTrackerStoreOptions {
   readonly now?: () => number;
 }
 
-/** Rasa's sender_id column is VARCHAR(255). */
-export const MAX_CONVERSATION_ID_LENGTH = 255;
+export { MAX_CONVERSATION_ID_LENGTH } from './sql-tracker-checks.js';
 
 export class SqlTrackerStore implements TrackerStore {
   readonly target: SqlTarget;
@@ -62,7 +62,7 @@ export class SqlTrackerStore implements TrackerStore {
   /** per SQLite connection (knex may replace a broken one) */
   private readonly sqliteStatements = new WeakMap<SqliteConnection, SqliteStatements>();
   /** PostgreSQL: the states of the conversations this process wrote last (SQLite keeps them per connection) */
-  private readonly postgresSnapshots = new SnapshotCache();
+  private readonly keptStates = new PostgresKeptStates();
 
   constructor(options: SqlTrackerStoreOptions) {
     this.target = options.target;
@@ -98,6 +98,9 @@ export class SqlTrackerStore implements TrackerStore {
         if (!Array.isArray(loaded))
           return { eventCount: loaded.eventCount, snapshot: loaded, eventsAfterSnapshot: [] };
         const rows = loaded;
+        const kept =
+          this.target.dialect === 'postgresql' ? this.keptStates.fromRows(conversationId, rows) : undefined;
+        if (kept) return kept;
         const head = rows[0];
         if (!head || Number(head.seq) !== -1) return this.withoutSnapshot(conversationId, rows);
         const count = Number(head.event_count);
@@ -144,15 +147,13 @@ export class SqlTrackerStore implements TrackerStore {
     const rows = events.map((event, index) => eventRow(conversationId, expectedCount + index, event));
     const current = snapshot && snapshot.eventCount === total ? snapshot : undefined;
     // the row is written now and then: a load that misses the state kept in memory folds the events after it
-    const storedAt = this.postgresSnapshots.storedAt(conversationId);
+    const storedAt = this.keptStates.storedAt(conversationId);
     const snapshotRow =
-      current &&
-      this.target.dialect === 'postgresql' &&
-      this.postgresSnapshots.shouldStore(conversationId, total)
+      current && this.target.dialect === 'postgresql' && this.keptStates.shouldStore(conversationId, total)
         ? this.snapshotRow(conversationId, current)
         : undefined;
     this.forgetPrefetched(conversationId);
-    this.postgresSnapshots.delete(conversationId);
+    this.keptStates.forget(conversationId);
     await this.run('append events', async (db) => {
       try {
         if (this.target.dialect === 'sqlite')
@@ -167,8 +168,9 @@ export class SqlTrackerStore implements TrackerStore {
         else if (rows.length > 0) {
           await this.appendInOneStatement(conversationId, expectedCount, rows, snapshotRow);
           const keptAt = snapshotRow?.event_count ?? storedAt;
-          if (current && keptAt !== undefined)
-            this.postgresSnapshots.set(conversationId, current, keptAt, rows.at(-1)?.data);
+          const last = rows.at(-1);
+          if (current && keptAt !== undefined && last)
+            this.keptStates.keep(conversationId, current, keptAt, last.data);
         } else {
           await this.appendNoEvents(
             db,
@@ -342,31 +344,20 @@ export class SqlTrackerStore implements TrackerStore {
     committed();
   }
 
-  /**
-   * PostgreSQL: the conversation as this process last wrote it, when the log still ends with the event
-   * it wrote last (one small read: that event and any another replica appended since, folded onto the
-   * state kept in memory). Undefined: read it all.
-   */
+  /** PostgreSQL: a load of only the events from the last one this process wrote, if it kept the state */
   private async loadKnownPostgres(conversationId: string): Promise<RecentConversation | undefined> {
-    const entry = this.postgresSnapshots.peek(conversationId);
+    const from = this.keptStates.readFrom(conversationId);
     // a turn holding the PostgreSQL lock has read the rows with it already
-    if (!entry || entry.snapshot.eventCount === 0 || turnSessionOf(conversationId, this)) return undefined;
-    const count = entry.snapshot.eventCount;
-    const rows = await this.withPostgres((connection) =>
-      loadAfterRows(connection, conversationId, count - 1),
-    );
-    const [first] = rows;
-    if (!first || Number(first.seq) !== count - 1 || first.data !== entry.lastEvent) {
-      this.postgresSnapshots.delete(conversationId);
-      return undefined;
-    }
-    const after = eventsOfRows(conversationId, rows.slice(1), count);
-    return { eventCount: count + after.length, snapshot: entry.snapshot, eventsAfterSnapshot: after };
+    if (from === undefined || turnSessionOf(conversationId, this)) return undefined;
+    const rows = await this.withPostgres((connection) => loadAfterRows(connection, conversationId, from));
+    const known = this.keptStates.fromRows(conversationId, rows);
+    if (!known) this.keptStates.forget(conversationId);
+    return known;
   }
 
   /** A write through knex (not the prepared statements) makes a state kept in memory stale. */
   private async forgetCached(conversationId: string): Promise<void> {
-    this.postgresSnapshots.delete(conversationId);
+    this.keptStates.forget(conversationId);
     if (this.target.dialect === 'sqlite')
       await this.withSqlite((statements) => statements.snapshots.delete(conversationId));
   }
@@ -381,41 +372,4 @@ export class SqlTrackerStore implements TrackerStore {
   private withPostgres<T>(work: (connection: PostgresConnection) => Promise<T>): Promise<T> {
     return this.database.withPostgres(work);
   }
-}
-
-/** Rejects an append whose events do not follow on from the stored ones (see the file's comment). */
-function checkCount(
-  row: LastSeqRow | undefined,
-  conversationId: string,
-  expected: number,
-  total: number,
-): void {
-  const last = row?.last === null || row?.last === undefined ? -1 : Number(row.last);
-  const reachesExpected = expected === 0 || Number(row?.predecessor) === 1;
-  if (last !== total - 1 || !reachesExpected) throw conflict(conversationId, expected);
-}
-
-function rowsOf<T>(result: unknown): T[] {
-  // pg answers {rows}, better-sqlite3 the rows themselves
-  if (Array.isArray(result)) return result as T[];
-  return ((result as { rows?: T[] }).rows ?? []) as T[];
-}
-
-function conflict(conversationId: string, expectedCount: number): AppError {
-  return new AppError({
-    code: 'TRACKER_CONFLICT',
-    message: `Conversation '${conversationId}' no longer has the ${expectedCount} events this turn loaded: another turn stored events first.`,
-    details: { conversationId, expectedCount },
-  });
-}
-
-function checkConversationId(conversationId: string): void {
-  // VARCHAR(255) counts characters (code points), not UTF-16 units
-  const length = [...conversationId].length;
-  if (length > 0 && length <= MAX_CONVERSATION_ID_LENGTH) return;
-  throw new AppError({
-    code: 'CONVERSATION_ID_INVALID',
-    message: `A conversation id must have 1 to ${MAX_CONVERSATION_ID_LENGTH} characters (Rasa's sender_id column), not ${length}.`,
-    details: { length },
-  });
 }

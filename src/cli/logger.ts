@@ -34,3 +34,24 @@ export function createLogger(
     logger.warn({ asked, level }, `'${asked}' is not a log level; logging at '${level}'`);
   return logger;
 }
+
+/** how long a process that is ending waits for its last log lines to be written */
+const FLUSH_WAIT_MS = 1000;
+
+/**
+ * Waits (bounded) until the lines logged so far are written. pino writes stderr asynchronously, and a
+ * process that ends while a write is still under way can lose it: the server's last lines (and, under
+ * load, its first ones) would go missing from what an operator reads after a stop.
+ */
+export function flushLogs(logger: Logger): Promise<void> {
+  const flush = (logger as { flush?: (callback: (error?: Error) => void) => void }).flush;
+  if (typeof flush !== 'function') return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, FLUSH_WAIT_MS);
+    timer.unref();
+    flush.call(logger, () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}

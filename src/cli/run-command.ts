@@ -192,7 +192,9 @@ async function serveUntilStopped(
     });
   } catch (error) {
     const { asStartUpError } = await import('./start-up-failure.js');
-    return options.failed(asStartUpError(error, port));
+    const code = options.failed(asStartUpError(error, port));
+    await (await import('./logger.js')).flushLogs(logger);
+    return code;
   }
   const running = server;
   // the handlers come before the line saying the server is up: whoever reads it may stop it at once
@@ -208,6 +210,7 @@ async function serveUntilStopped(
   logger.info({ url: server.baseUrl, summary: server.summary }, 'server started');
   options.onServing?.(server.baseUrl);
   await stopped;
+  await (await import('./logger.js')).flushLogs(logger);
   io.stdout('Parley server stopped.\n');
   (await import('./workers.js')).leaveCluster();
   return 0;

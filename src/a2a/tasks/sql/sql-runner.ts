@@ -38,31 +38,13 @@ export interface SqlRunner {
   transaction<T>(script: SqlScript<T>): Promise<T>;
 }
 
-export class SqliteRunner implements SqlRunner {
-  readonly dialect = 'sqlite';
+/** Drives scripts synchronously on one SQLite connection, with statements prepared once for it. */
+export class SqliteScripts {
   private readonly connection: SqliteConnection;
   private readonly prepared = new Map<string, SqliteStatement>();
 
   constructor(connection: SqliteConnection) {
     this.connection = connection;
-  }
-
-  async execute<T>(script: SqlScript<T>): Promise<T> {
-    return this.drive(script);
-  }
-
-  async transaction<T>(script: SqlScript<T>): Promise<T> {
-    // IMMEDIATE: a transaction that reads first and writes later could otherwise find that another
-    // process wrote in between, and fail at once instead of waiting for the lock
-    this.statement('BEGIN IMMEDIATE').run();
-    try {
-      const result = this.drive(script);
-      this.statement('COMMIT').run();
-      return result;
-    } catch (error) {
-      if (this.connection.inTransaction) this.statement('ROLLBACK').run();
-      throw error;
-    }
   }
 
   /** Runs the script's statements at once, in whatever transaction the connection is in. */
@@ -89,11 +71,11 @@ export class SqliteRunner implements SqlRunner {
 }
 
 /**
- * The SQLite runner of the task store's writes: a transaction is a savepoint of the database's next
- * group commit (`sqliteWrite`), a lone statement runs on the connection when it is free. Neither holds
- * the connection while it waits.
+ * The SQLite runner: a transaction is a savepoint of the database's next group commit (`sqliteWrite`,
+ * which took the write lock with BEGIN IMMEDIATE), a lone statement runs on the connection when it is
+ * free. Neither holds the connection while it waits.
  */
-export class SqliteWriteRunner implements SqlRunner {
+export class SqliteRunner implements SqlRunner {
   readonly dialect = 'sqlite';
 
   constructor(
@@ -101,15 +83,15 @@ export class SqliteWriteRunner implements SqlRunner {
       withSqlite<T>(work: (connection: SqliteConnection) => T): Promise<T>;
       sqliteWrite<T>(work: (connection: SqliteConnection) => T): Promise<T>;
     },
-    private readonly runnerOf: (connection: SqliteConnection) => SqliteRunner,
+    private readonly scriptsOf: (connection: SqliteConnection) => SqliteScripts,
   ) {}
 
   execute<T>(script: SqlScript<T>): Promise<T> {
-    return this.database.withSqlite((connection) => this.runnerOf(connection).drive(script));
+    return this.database.withSqlite((connection) => this.scriptsOf(connection).drive(script));
   }
 
   transaction<T>(script: SqlScript<T>): Promise<T> {
-    return this.database.sqliteWrite((connection) => this.runnerOf(connection).drive(script));
+    return this.database.sqliteWrite((connection) => this.scriptsOf(connection).drive(script));
   }
 }
 

@@ -34,7 +34,7 @@ import type { Task } from '../model.js';
 import { membersOf } from './context-claim.js';
 import { POSTGRES_WRITES } from './postgres-task-statements.js';
 import { pushConfigsOf, putPushConfigIn } from './sql-push-configs.js';
-import { PostgresRunner, SqliteRunner, SqliteWriteRunner, rows, run } from './sql-runner.js';
+import { PostgresRunner, SqliteRunner, SqliteScripts, rows, run } from './sql-runner.js';
 import type { SqlRunner, SqlScript } from './sql-runner.js';
 import { SQLITE_WRITES } from './sqlite-task-statements.js';
 import type { SqliteConnection, TaskDatabase } from './task-database.js';
@@ -66,8 +66,8 @@ export class SqlTaskStore implements TaskStore {
   private readonly now: () => number;
   private readonly writes: TaskWrites;
   /** statements are prepared per SQLite connection (knex may replace a broken one) */
-  private readonly sqliteRunners = new WeakMap<SqliteConnection, SqliteRunner>();
-  private readonly sqliteWrites: SqliteWriteRunner;
+  private readonly sqliteScripts = new WeakMap<SqliteConnection, SqliteScripts>();
+  private readonly sqlite: SqliteRunner;
 
   constructor(options: SqlTaskStoreOptions) {
     this.database = options.database;
@@ -75,9 +75,7 @@ export class SqlTaskStore implements TaskStore {
     this.limits = { perContext, maxContextBytes, ...options.limits };
     this.now = options.now ?? Date.now;
     this.writes = options.database.dialect === 'sqlite' ? SQLITE_WRITES : POSTGRES_WRITES;
-    this.sqliteWrites = new SqliteWriteRunner(options.database, (connection) =>
-      this.sqliteRunner(connection),
-    );
+    this.sqlite = new SqliteRunner(options.database, (connection) => this.scriptsOf(connection));
   }
 
   describe(): string {
@@ -191,26 +189,24 @@ export class SqlTaskStore implements TaskStore {
     return this.database.run(operation, () => this.onConnection(work), { retry: true, store: STORE });
   }
 
-  /** on SQLite, its transactions join the database's group commit (so it holds no connection itself) */
   private write<T>(operation: string, work: (sql: SqlRunner) => Promise<T>): Promise<T> {
-    const onConnection =
-      this.database.dialect === 'sqlite' ? () => work(this.sqliteWrites) : () => this.onConnection(work);
-    return this.database.run(operation, onConnection, { store: STORE });
+    return this.database.run(operation, () => this.onConnection(work), { store: STORE });
   }
 
+  /** SQLite: each script borrows the connection on its own, and transactions join the group commit */
   private onConnection<T>(work: (sql: SqlRunner) => Promise<T>): Promise<T> {
     if (this.database.dialect === 'postgresql')
       return this.database.withPostgres((connection) => work(new PostgresRunner(connection)));
-    return this.database.withSqlite((connection) => work(this.sqliteRunner(connection)));
+    return work(this.sqlite);
   }
 
-  private sqliteRunner(connection: SqliteConnection): SqliteRunner {
-    let runner = this.sqliteRunners.get(connection);
-    if (!runner) {
-      runner = new SqliteRunner(connection);
-      this.sqliteRunners.set(connection, runner);
+  private scriptsOf(connection: SqliteConnection): SqliteScripts {
+    let scripts = this.sqliteScripts.get(connection);
+    if (!scripts) {
+      scripts = new SqliteScripts(connection);
+      this.sqliteScripts.set(connection, scripts);
     }
-    return runner;
+    return scripts;
   }
 }
 

@@ -25,9 +25,13 @@ async function parley(args: readonly string[], stopWhen?: RegExp): Promise<Ran> 
   const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
+  let stopping = false;
   child.stdout.on('data', (chunk: Buffer) => {
     stdout += chunk.toString();
-    if (stopWhen?.test(stdout)) child.kill('SIGTERM');
+    // once: a second SIGTERM finds no handler and ends the process at once, before its last log lines
+    if (stopping || !stopWhen?.test(stdout)) return;
+    stopping = true;
+    child.kill('SIGTERM');
   });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   // 'close', not 'exit': the child's last stderr lines may still be in the pipe when it exits
@@ -137,7 +141,7 @@ describe('parley run: first-contact failures', function () {
     const run = await parley(['run', '--project', root, '-i', '127.0.0.1', '--port', '0'], /up and running/);
     expect(run.stdout).to.contain('Parley server is up and running');
     const said = logLines(run.stderr).filter((line) => String(line['msg']).startsWith('no endpoints.yml'));
-    expect(said).to.have.lengthOf(1);
+    expect(said, run.stderr).to.have.lengthOf(1);
     expect(said[0]?.['level']).to.equal(30);
     expect(String(said[0]?.['msg'])).to.contain('the A2A server is off').and.contain('`a2a_server:` block');
     expect(String(said[0]?.['trackerStore'])).to.contain('sqlite');

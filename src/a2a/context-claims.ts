@@ -7,7 +7,39 @@
  */
 import { A2aError, invalidParams } from './a2a-error.js';
 import type { Logger } from '../runtime/logger.js';
-import type { ContextIdentity, Eviction, TaskStore } from './tasks/task-store.js';
+import type {
+  ClaimRelease,
+  ContextIdentity,
+  Eviction,
+  ReplayEntry,
+  ReplayKey,
+  StoredTask,
+  TaskStore,
+} from './tasks/task-store.js';
+
+/** a claim made (what the store told of the context), or the replay entry of a message sent before */
+export type ClaimResult =
+  | {
+      readonly kind: 'claimed';
+      readonly taskIds: readonly string[];
+      readonly taskBytes?: number;
+      readonly openTaskIds?: readonly string[];
+      readonly openTasks?: readonly StoredTask[];
+      readonly evictions: readonly Eviction[];
+    }
+  | { readonly kind: 'replayed'; readonly entry: ReplayEntry };
+
+/** work holding a context's claim (ContextClaims.hold) */
+export interface ClaimHold {
+  /** resolves once the claim is released, or its release failed (it is retried), or later work holds it */
+  readonly released: Promise<void>;
+  /**
+   * Runs the work's last write, handing it the claim to end in the same write (SaveOptions.release)
+   * when no later work holds the context here; undefined otherwise. A failed write leaves the claim
+   * to be released again, as a failed release does.
+   */
+  releaseIn<T>(write: (release: ClaimRelease | undefined) => Promise<T>): Promise<T>;
+}
 
 /** how long a claim holds without renewal: a dead process's contexts are free again after it */
 export const DEFAULT_CLAIM_LEASE_MS = 30_000;
@@ -51,14 +83,10 @@ export class ContextClaims {
   /**
    * Claims the context for a turn: CONTEXT_BUSY while another turn runs on it (here or elsewhere),
    * invalid params when it is another caller's, MAX_CONTEXTS_REACHED when the cap leaves no room.
-   * Returns the contexts evicted to make room; their open tasks are the caller's to end.
+   * Returns the contexts evicted to make room; their open tasks are the caller's to end. With the
+   * message's `replay` key, a message sent before claims nothing and its replay entry is returned.
    */
-  async claim(identity: ContextIdentity): Promise<{
-    taskIds: readonly string[];
-    taskBytes?: number;
-    openTaskIds?: readonly string[];
-    evictions: readonly Eviction[];
-  }> {
+  async claim(identity: ContextIdentity, replay?: ReplayKey): Promise<ClaimResult> {
     if (this.running.has(identity.key)) throw busy(identity.contextId);
     // a claim of ours left over from a failed release is not another turn
     if (this.unreleased.has(identity.key) || this.releasing.has(identity.key))
@@ -70,18 +98,25 @@ export class ContextClaims {
       now: now(),
       leaseMs: this.leaseMs,
       maxContexts,
+      ...(replay ? { replay } : {}),
     });
     switch (outcome.kind) {
-      case 'claimed':
+      case 'claimed': {
         // a placeholder until the work is known, so that a second message here is refused at once
         this.running.set(identity.key, new Promise<void>(() => undefined));
         this.renewSoon();
+        const { taskIds, taskBytes, openTaskIds, openTasks } = outcome.context;
         return {
-          taskIds: outcome.context.taskIds,
-          ...(outcome.context.taskBytes !== undefined ? { taskBytes: outcome.context.taskBytes } : {}),
-          ...(outcome.context.openTaskIds ? { openTaskIds: outcome.context.openTaskIds } : {}),
+          kind: 'claimed',
+          taskIds,
+          ...(taskBytes !== undefined ? { taskBytes } : {}),
+          ...(openTaskIds ? { openTaskIds } : {}),
+          ...(openTasks ? { openTasks } : {}),
           evictions: outcome.evictions,
         };
+      }
+      case 'replayed':
+        return outcome;
       case 'busy':
         throw busy(identity.contextId);
       case 'other_owner':
@@ -100,10 +135,11 @@ export class ContextClaims {
   /**
    * The context stays claimed until `work` is over, even when its task ended before (timeout,
    * cancel); `after` runs once the claim is released (retention). Later work on the same context
-   * (a cancel following its turn) replaces earlier work, and the claim ends with the last. Resolves
-   * once the claim is released (or its release failed and is retried, or later work holds it).
+   * (a cancel following its turn) replaces earlier work, and the claim ends with the last. The hold's
+   * `released` resolves once the claim is released (or its release failed and is retried, or later
+   * work holds it); its `releaseIn` lets the work's last write end the claim in the same write.
    */
-  hold(key: string, work: Promise<unknown>, after: () => Promise<void>): Promise<void> {
+  hold(key: string, work: Promise<unknown>, after: () => Promise<void>): ClaimHold {
     const settled = work.then(
       () => undefined,
       () => undefined,
@@ -113,7 +149,15 @@ export class ContextClaims {
     const whenReleased = new Promise<void>((resolve) => {
       released = resolve;
     });
+    /** set when the work's last write carried the release: whether that write succeeded */
+    let releasedByWrite: Promise<boolean> | undefined;
     void settled.then(async () => {
+      if (releasedByWrite) {
+        const succeeded = await releasedByWrite;
+        released();
+        if (succeeded) await this.afterRelease(key, after);
+        return;
+      }
       if (this.running.get(key) !== settled) {
         released();
         return;
@@ -126,14 +170,21 @@ export class ContextClaims {
         return;
       }
       released();
-      await after().catch((error: unknown) =>
-        this.options.logger.error(
-          { conversationId: key, error: String(error) },
-          'a2a context retention not applied',
-        ),
-      );
+      await this.afterRelease(key, after);
     });
-    return whenReleased;
+    const releaseIn = <T>(write: (release: ClaimRelease | undefined) => Promise<T>): Promise<T> => {
+      // later work holds the context (a cancel following the turn): the claim is its to end
+      if (this.running.get(key) !== settled || releasedByWrite) return write(undefined);
+      // free here from now on: a claim of this process waits for the write (`releasing`)
+      this.running.delete(key);
+      const written = write({ key, holder: this.options.holder });
+      releasedByWrite = this.track(key, written).then(
+        () => true,
+        () => false,
+      );
+      return written;
+    };
+    return { released: whenReleased, releaseIn };
   }
 
   /** Gives up a claim whose work never started (the message was refused after the claim). */
@@ -158,7 +209,12 @@ export class ContextClaims {
   private release(key: string): Promise<void> {
     const pending = this.releasing.get(key);
     if (pending) return pending;
-    const released = this.options.store.releaseContext(key, this.options.holder).then(
+    return this.track(key, this.options.store.releaseContext(key, this.options.holder));
+  }
+
+  /** a write that releases the context's claim: a failed one is retried as a release */
+  private track(key: string, write: Promise<unknown>): Promise<void> {
+    const released = write.then(
       () => {
         this.unreleased.delete(key);
       },
@@ -179,6 +235,15 @@ export class ContextClaims {
     void released.then(settle, settle);
     this.releasing.set(key, released);
     return released;
+  }
+
+  private async afterRelease(key: string, after: () => Promise<void>): Promise<void> {
+    await after().catch((error: unknown) =>
+      this.options.logger.error(
+        { conversationId: key, error: String(error) },
+        'a2a context retention not applied',
+      ),
+    );
   }
 
   private retryReleasesSoon(): void {

@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import { A2aError, taskNotFound } from './a2a-error.js';
 import { conversationIdOf } from './caller.js';
 import { ContextClaims } from './context-claims.js';
+import type { ClaimHold, ClaimResult } from './context-claims.js';
 import { ReplayAnswers } from './replay-answers.js';
 import { TurnRunner } from './turn-runner.js';
 import { messageFingerprint } from './tasks/message-cache.js';
@@ -20,8 +21,15 @@ import { TERMINAL_STATES, withHistory } from './tasks/model.js';
 import type { A2aMessage, Task } from './tasks/model.js';
 import { TaskEvents } from './tasks/task-events.js';
 import type { TaskListener } from './tasks/task-events.js';
-import { answerWhenFree, continuable, refuseOversized, whenSettled } from './tasks/task-settling.js';
+import {
+  answerWhenFree,
+  continuable,
+  endsSoon,
+  refuseOversized,
+  whenSettled,
+} from './tasks/task-settling.js';
 import type {
+  ClaimRelease,
   KnownContextSize,
   ReplayKey,
   SaveOptions,
@@ -107,7 +115,7 @@ export class SemanticHandler {
       now: this.now,
       taskTimeoutSeconds: settings.taskTimeoutSeconds,
       forgotten: (ids) => this.sweeper.unwatch(ids),
-      settled: (id) => this.settledHere(id),
+      saveSettled: (id) => this.saveSettled(id),
     });
     this.cancels = new TaskCancels({
       store: this.store,
@@ -142,7 +150,10 @@ export class SemanticHandler {
       scope: this.replayScope(caller, contextId),
       messageId: message.messageId,
     });
-    if (knownContext !== undefined) {
+    // the replay entry is read with the claim (one write) unless something must be checked before it
+    const replayFirst =
+      knownContext !== undefined && (message.taskId !== undefined || this.options.admission?.isClosing);
+    if (replayFirst) {
       const replayed = await this.replays.replayed(replayKey(knownContext), fingerprint, knownContext);
       if (replayed) return replayed;
     }
@@ -150,11 +161,12 @@ export class SemanticHandler {
     if (message.taskId) continuable(message, named);
     const contextId = message.contextId ?? named?.task.contextId ?? this.newId();
     const key = this.conversationOf(caller, contextId);
-    const claimed = await this.claimOrReplay(
-      { key, contextId, owner: caller },
-      replayKey(contextId),
+    const claimed = await this.replays.claimUnlessSent(this.claims, {
+      identity: { key, contextId, owner: caller },
+      key: replayKey(contextId),
       fingerprint,
-    );
+      withClaim: knownContext !== undefined && !replayFirst,
+    });
     if ('replayed' in claimed) return claimed;
     const taskId = message.taskId ?? this.newId();
     const received: A2aMessage = { ...message, contextId, taskId };
@@ -168,12 +180,7 @@ export class SemanticHandler {
         : undefined;
       await params.beforeRun?.(taskId);
       if (existing) this.continueTask(existing, received);
-      else
-        await this.startTask(
-          claimed.openTaskIds ?? claimed.taskIds,
-          { key, contextId, owner: caller },
-          received,
-        );
+      else await this.startTask(claimed, { key, contextId, owner: caller }, received);
       await this.live.save(taskId, {
         replay: { ...replay, fingerprint, expiresAt: this.replays.expiresAt() },
       });
@@ -191,15 +198,22 @@ export class SemanticHandler {
         .catch((error: unknown) => this.limitsFailed(key, error));
     const turn = this.runner.run(key, received, params.request);
     const accepted = this.live.get(taskId) as Task;
+    // set below in this same tick: the callback runs once the task settled, always later
+    const held: { hold?: ClaimHold } = {};
     const settled = whenSettled({ live: this.live, events: this.events }, taskId, turn).then(async (task) => {
-      await this.saveSettled(taskId, { answers: replay });
+      const save = (release?: ClaimRelease) =>
+        this.saveSettled(taskId, { answers: replay, ...(release ? { release } : {}) });
+      // the turn normally ends with its answer: the answer's write then also frees the context
+      if (held.hold && (await endsSoon(turn))) await held.hold.releaseIn(save);
+      else await save();
       return this.live.get(taskId) ?? task;
     });
     this.replays.remember(replay, settled);
-    const released = this.claims.hold(key, Promise.allSettled([turn, settled]), () =>
+    const hold = this.claims.hold(key, Promise.allSettled([turn, settled]), () =>
       this.afterTurn(key, taskId, size),
     );
-    const done = answerWhenFree(settled, turn, released);
+    held.hold = hold;
+    const done = answerWhenFree(settled, turn, hold.released);
     return { task: accepted, done, replayed: false, unsubscribe };
   }
 
@@ -227,20 +241,22 @@ export class SemanticHandler {
     return this.cancels.cancel(stored, this.conversationOf(caller, stored.task.contextId));
   }
 
-  /** writes a task whose state settled and tells the other processes */
+  /** writes a task whose state settled and tells the other processes (in the same write when the store can) */
   private async saveSettled(id: string, options?: SaveOptions): Promise<void> {
-    await this.live.save(id, options);
-    this.settledHere(id);
+    const announce = this.store.announcesSettled === true;
+    await this.live.save(id, announce ? { ...options, announce } : options);
+    this.settledHere(id, announce);
   }
 
   /**
-   * A task's settled state is stored: the other processes hear it, and a terminal task's timeout
-   * timer goes (a timer a message, each held until its deadline, an hour by default).
+   * A task's settled state is stored: the other processes hear it (unless its write told them), and
+   * a terminal task's timeout timer goes (a timer a message, each held until its deadline, an hour by
+   * default).
    */
-  private settledHere(id: string): void {
+  private settledHere(id: string, announced: boolean): void {
     const task = this.live.get(id);
     if (task && TERMINAL_STATES.has(task.status.state)) this.sweeper.unwatch([id]);
-    this.options.signals?.settled(id);
+    if (!announced) this.options.signals?.settled(id);
   }
 
   /** The task now and its next events; refused for a task that will change no more. */
@@ -300,39 +316,24 @@ export class SemanticHandler {
     return `${caller}\u0000${this.conversationOf(caller, contextId)}`;
   }
 
-  /** Claims the context; when it is busy with this very message (a retry racing its first send), replays. */
-  private async claimOrReplay(
-    identity: { key: string; contextId: string; owner: string },
-    replay: ReplayKey,
-    fingerprint: string,
-  ): Promise<Awaited<ReturnType<ContextClaims['claim']>> | SendResult> {
-    try {
-      return await this.claims.claim(identity);
-    } catch (error) {
-      if (!(error instanceof A2aError) || error.reason !== 'CONTEXT_BUSY') throw error;
-      const replayed = await this.replays.replayed(replay, fingerprint, identity.contextId);
-      if (replayed) return replayed;
-      throw error;
-    }
-  }
-
   private continueTask(existing: StoredTask, received: A2aMessage): void {
     const task = this.live.hold(existing);
     this.live.publish({ kind: 'task', task: { ...task, history: [...task.history, received] } });
   }
 
   /**
-   * A new task; earlier tasks of the context still waiting for input are closed (superseded).
-   * `earlierIds`: the context's open tasks when the store told them, else all its tasks.
+   * A new task; earlier tasks of the context still waiting for input are closed (superseded): the
+   * context's open tasks when the claim told them (read with it when the store did), else all its tasks.
    */
   private async startTask(
-    earlierIds: readonly string[],
+    claimed: Extract<ClaimResult, { kind: 'claimed' }>,
     context: { key: string; contextId: string; owner: string },
     message: A2aMessage,
   ): Promise<void> {
     const taskId = message.taskId as string;
-    for (const id of earlierIds) {
-      const earlier = this.live.stored(id) ?? (await this.store.getTask(id));
+    const read = new Map(claimed.openTasks?.map((stored) => [stored.task.id, stored]));
+    for (const id of claimed.openTaskIds ?? claimed.taskIds) {
+      const earlier = this.live.stored(id) ?? read.get(id) ?? (await this.store.getTask(id));
       if (!earlier || TERMINAL_STATES.has(earlier.task.status.state)) continue;
       await this.endings.endWith(earlier, {
         state: 'canceled',

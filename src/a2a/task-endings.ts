@@ -24,8 +24,8 @@ export interface TaskEndingsOptions {
   readonly taskTimeoutSeconds: number;
   /** stops the timers of forgotten tasks */
   readonly forgotten: (taskIds: readonly string[]) => void;
-  /** tells the other processes that a task's settled state is stored */
-  readonly settled: (taskId: string) => void;
+  /** writes a task whose state settled and tells the other processes */
+  readonly saveSettled: (taskId: string) => Promise<void>;
 }
 
 export class TaskEndings {
@@ -41,8 +41,7 @@ export class TaskEndings {
     const task = live.hold(stored);
     runner.finish(task, outcome, []);
     try {
-      await live.save(task.id);
-      this.options.settled(task.id);
+      await this.options.saveSettled(task.id);
     } finally {
       await live.drop(task.id);
     }
@@ -102,8 +101,7 @@ export class TaskEndings {
     else logger.warn(fields, 'a2a task lost its process');
     if (running) {
       this.options.runner.finish(running, outcome, []);
-      await live.save(id);
-      this.options.settled(id);
+      await this.options.saveSettled(id);
     } else if (stored) await this.endWith(stored, outcome);
   }
 

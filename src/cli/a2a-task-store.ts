@@ -39,19 +39,28 @@ export function openTaskSignals(options: {
   return undefined;
 }
 
+/**
+ * `signals`: openTaskSignals' answer for the same stores. When they are PostgreSQL LISTEN/NOTIFY on the
+ * task store's own database, a save that settles a task sends their notification in its statement.
+ */
 export function openTaskStore(options: {
   readonly trackerStore: TrackerStore;
   readonly config: A2aServerConfig;
+  readonly signals?: TaskSignals;
   readonly now?: () => number;
 }): TaskStore {
-  const { config, trackerStore } = options;
+  const { config, trackerStore, signals } = options;
   const now = options.now ?? Date.now;
-  if (config.taskStore === 'tracker_store' && trackerStore instanceof SqlTrackerStore)
+  if (config.taskStore === 'tracker_store' && trackerStore instanceof SqlTrackerStore) {
+    const sameDatabase =
+      signals instanceof PostgresTaskSignals && signals.target === trackerStore.target ? signals : undefined;
     return new SqlTaskStore({
       database: trackerStore.database,
       limits: { maxContextBytes: config.limits.maxContextBytes },
       now,
+      ...(sameDatabase ? { announce: (taskId: string) => sameDatabase.settledNotice(taskId) } : {}),
     });
+  }
   return new MemoryTaskStore({
     replayTtlSeconds: config.messageCacheTtlSeconds,
     now,

@@ -179,11 +179,14 @@ export async function startServer(options: ServeOptions): Promise<ParleyServer> 
       });
     // the AgentCard; the A2A JSON-RPC router mounts at a2a.mountPaths too
     if (a2a) routers.push(...a2a.routers);
+    const signals = a2a
+      ? openTaskSignals({ trackerStore, lockStore, config: a2a.config, logger: options.logger })
+      : undefined;
     const a2aRpc = a2a
       ? a2a.jsonRpc({
           agent,
-          taskStore: openTaskStore({ trackerStore, config: a2a.config }),
-          signals: openTaskSignals({ trackerStore, lockStore, config: a2a.config, logger: options.logger }),
+          taskStore: openTaskStore({ trackerStore, config: a2a.config, ...(signals ? { signals } : {}) }),
+          ...(signals ? { signals } : {}),
           commandGenerator: understanding.generator,
           logger: requestLog.logger,
           requestLogger: (request) => requestLogger(request, requestLog.logger),

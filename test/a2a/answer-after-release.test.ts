@@ -15,23 +15,35 @@ import type { TaskStore } from '../../src/a2a/tasks/task-store.js';
 import { FINISH, START, T0, message, setup } from './semantic-support.js';
 import { withOverrides } from './store-overrides.js';
 
-/** a store whose releases take `delayMs`, recording when each ended */
-function slowReleases(delayMs: number): { store: TaskStore; released: string[] } {
+/**
+ * a store whose releases take `delayMs`, recording when each ended: a release of its own, or one made
+ * by the save that answers the turn (SaveOptions.release)
+ */
+function slowReleases(delayMs: number): { store: TaskStore; released: string[]; byAnswer: string[] } {
   const inner = new MemoryTaskStore({ replayTtlSeconds: 60, now: () => T0 });
   const released: string[] = [];
+  const byAnswer: string[] = [];
+  const slowly = () => new Promise((resolve) => setTimeout(resolve, delayMs));
   const store = withOverrides(inner, {
     releaseContext: async (key, holder) => {
-      await new Promise((resolve) => setTimeout(resolve, delayMs));
+      await slowly();
       await inner.releaseContext(key, holder);
       released.push(key);
     },
+    saveTask: async (task, options) => {
+      if (!options?.release) return inner.saveTask(task, options);
+      await slowly();
+      await inner.saveTask(task, options);
+      released.push(options.release.key);
+      byAnswer.push(options.release.key);
+    },
   });
-  return { store, released };
+  return { store, released, byAnswer };
 }
 
 describe('A2A answers after the context is released', () => {
   it('answers a blocking send once the claim is released, so that the next message finds the context free', async () => {
-    const { store, released } = slowReleases(150);
+    const { store, released, byAnswer } = slowReleases(150);
     const { handler } = await setup({}, { store });
     const first = await handler.sendMessage({
       message: message(START, { contextId: 'next-at-once' }),
@@ -40,6 +52,8 @@ describe('A2A answers after the context is released', () => {
     const answered = await first.done;
     expect(answered.status.state).to.equal('input-required');
     expect(released, 'released before the answer').to.have.length(1);
+    // one write: the answer and the release
+    expect(byAnswer).to.have.length(1);
     // the caller's next message, sent the moment the answer arrived
     const second = await handler.sendMessage({
       message: message(FINISH, { contextId: 'next-at-once', taskId: answered.id }),

@@ -1,4 +1,5 @@
 import { expect } from 'chai';
+import pg from 'pg';
 import { SqlTaskStore } from '../../src/a2a/tasks/sql/sql-task-store.js';
 import type { PostgresConnection, TaskDatabase } from '../../src/a2a/tasks/sql/task-database.js';
 import type { TestDatabase } from '../support/postgres.js';
@@ -32,7 +33,10 @@ describe('SqlTaskStore on PostgreSQL', function () {
 
   describe('on PostgreSQL', () => {
     /** the store's statements, counted: each is a round trip */
-    function counted(): { store: SqlTaskStore; count: () => number } {
+    function counted(announce?: (taskId: string) => { channel: string; payload: string }): {
+      store: SqlTaskStore;
+      count: () => number;
+    } {
       const shared = harness.tracker.database;
       let statements = 0;
       const database: TaskDatabase = {
@@ -52,7 +56,11 @@ describe('SqlTaskStore on PostgreSQL', function () {
             return work(counting);
           }),
       };
-      const store = new SqlTaskStore({ database, now: harness.clock.read });
+      const store = new SqlTaskStore({
+        database,
+        now: harness.clock.read,
+        ...(announce ? { announce } : {}),
+      });
       return { store, count: () => statements };
     }
 
@@ -63,8 +71,8 @@ describe('SqlTaskStore on PostgreSQL', function () {
       const turn: [string, () => Promise<unknown>][] = [
         ['getReplay', () => store.getReplay(replay, T0)],
         [
-          'claimContext (new, under the cap)',
-          () => store.claimContext(claimRequest('conv-a', { maxContexts: 10 })),
+          'claimContext (new, under the cap, reading the replay entry)',
+          () => store.claimContext(claimRequest('conv-a', { maxContexts: 10, replay })),
         ],
         [
           'saveTask with a replay entry',
@@ -80,12 +88,45 @@ describe('SqlTaskStore on PostgreSQL', function () {
           'claimContext (reopened)',
           () => store.claimContext(claimRequest('conv-a', { now: T0 + 1, maxContexts: 10 })),
         ],
+        ['releaseContext', () => store.releaseContext('conv-a', 'process-1')],
+        [
+          'claimContext (replayed)',
+          () => store.claimContext(claimRequest('conv-a', { now: T0 + 2, maxContexts: 10, replay })),
+        ],
         ['getTask', () => store.getTask('t1')],
       ];
       for (const [name, step] of turn) {
         const before = count();
         await step();
         expect(count() - before, name).to.equal(1);
+      }
+    });
+
+    it('answers a turn, ends its claim and sends the settled notification in one statement', async () => {
+      await harness.open();
+      const channel = 'parley_test_settled';
+      const listener = new pg.Client({ connectionString: (database as TestDatabase).url });
+      await listener.connect();
+      try {
+        const heard: string[] = [];
+        listener.on('notification', (message) => heard.push(message.payload ?? ''));
+        await listener.query(`LISTEN ${channel}`);
+        const { store, count } = counted((taskId) => ({ channel, payload: `settled ${taskId}` }));
+        expect(store.announcesSettled).to.equal(true);
+        await store.claimContext(claimRequest('conv-a', { holder: 'p1' }));
+        await store.saveTask(storedTask('t1', { state: 'submitted' }));
+        const before = count();
+        await store.saveTask(storedTask('t1'), { release: { key: 'conv-a', holder: 'p1' }, announce: true });
+        expect(count() - before).to.equal(1);
+        expect((await store.getContext('conv-a'))?.claim).to.equal(undefined);
+        // a save without `announce` sends nothing
+        await store.saveTask(storedTask('t2', { state: 'submitted' }));
+        const deadline = Date.now() + 2_000;
+        while (heard.length === 0 && Date.now() < deadline) await new Promise((done) => setTimeout(done, 20));
+        await new Promise((done) => setTimeout(done, 100));
+        expect(heard).to.deep.equal(['settled t1']);
+      } finally {
+        await listener.end();
       }
     });
 

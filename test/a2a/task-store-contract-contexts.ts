@@ -96,6 +96,12 @@ export function contextsContract(harness: TaskStoreHarness): void {
       expect(outcome.context.taskIds).to.deep.equal(['done', 'waiting', 'failed', 'running']);
       if (outcome.context.openTaskIds)
         expect(outcome.context.openTaskIds).to.deep.equal(['waiting', 'running']);
+      // a store that read them with the claim hands them as stored
+      if (outcome.context.openTasks)
+        expect(outcome.context.openTasks).to.deep.equal([
+          storedTask('waiting', { state: 'input-required' }),
+          storedTask('running', { state: 'working' }),
+        ]);
     });
   });
 
@@ -130,6 +136,27 @@ export function contextsContract(harness: TaskStoreHarness): void {
         owner: 'alice',
         taskIds: ['t1'],
       });
+      expectClaimed(await claim('conv-a', { holder: 'p2', now: T0 + 1 }));
+    });
+
+    it('ends the holder’s claim in the save that answers its turn (SaveOptions.release), not another’s', async () => {
+      expectClaimed(await claim('conv-a', { holder: 'p1' }));
+      await store().saveTask(storedTask('t1', { state: 'submitted' }));
+      await store().saveTask(storedTask('t1', { state: 'input-required' }), {
+        release: { key: 'conv-a', holder: 'p2' },
+      });
+      expect(contextView(await store().getContext('conv-a'))?.claim).to.deep.equal({
+        holder: 'p1',
+        until: T0 + LEASE_MS,
+      });
+      await store().saveTask(storedTask('t1'), { release: { key: 'conv-a', holder: 'p1' } });
+      expect(contextView(await store().getContext('conv-a'))).to.deep.equal({
+        key: 'conv-a',
+        contextId: 'ctx-conv-a',
+        owner: 'alice',
+        taskIds: ['t1'],
+      });
+      expect((await store().getTask('t1'))?.task.status.state).to.equal('completed');
       expectClaimed(await claim('conv-a', { holder: 'p2', now: T0 + 1 }));
     });
 

@@ -45,6 +45,30 @@ export function recordsContract(harness: TaskStoreHarness): void {
       expect((await store().stats()).replayBytes).to.equal(250);
     });
 
+    it('answers a claim for a message sent before with its entry, claiming nothing (ClaimRequest.replay)', async () => {
+      await store().saveTask(storedTask('t1', { state: 'submitted' }), { replay: replayOf(key) });
+      await store().releaseContext('conv-a', 'process-1');
+      const sentBefore = claimRequest('conv-a', { now: T0 + 1, replay: key, holder: 'p2' });
+      expect(await store().claimContext(sentBefore)).to.deep.equal({
+        kind: 'replayed',
+        entry: { fingerprint: 'fp-1', taskId: 't1' },
+      });
+      expect((await store().getContext('conv-a'))?.claim).to.equal(undefined);
+      // busy or not, the entry answers: a retry racing its first send finds it
+      await store().claimContext(claimRequest('conv-a', { now: T0 + 2, holder: 'p3' }));
+      const retried = await store().claimContext({ ...sentBefore, now: T0 + 3 });
+      expect(retried.kind).to.equal('replayed');
+      await store().releaseContext('conv-a', 'p3');
+      // another message, or the same once expired, claims
+      const fresh = claimRequest('conv-a', { now: T0 + 4, holder: 'p4' });
+      const next = await store().claimContext({ ...fresh, replay: { scope: SCOPE, messageId: 'msg-2' } });
+      expect(next.kind).to.equal('claimed');
+      await store().releaseContext('conv-a', 'p4');
+      harness.clock.now = T0 + CONTRACT_REPLAY_TTL_MS;
+      const expired = claimRequest('conv-a', { now: harness.clock.now, replay: key, holder: 'p5' });
+      expect((await store().claimContext(expired)).kind).to.equal('claimed');
+    });
+
     it('forgets an entry once it expires', async () => {
       await store().saveTask(storedTask('t1'), { replay: replayOf(key) });
       harness.clock.now = T0 + CONTRACT_REPLAY_TTL_MS - 1;

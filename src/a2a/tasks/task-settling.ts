@@ -61,7 +61,7 @@ export function answerWhenFree(
 }
 
 /** whether the turn is over within this turn of the event loop: a turn normally ends with its final event */
-function endsSoon(turn: Promise<void>): Promise<boolean> {
+export function endsSoon(turn: Promise<void>): Promise<boolean> {
   return Promise.race([
     turn.then(
       () => true,

@@ -54,6 +54,11 @@ export interface StoredContext extends ContextIdentity {
    * on a claim): a new task ends them without reading every task of the context
    */
   readonly openTaskIds?: readonly string[];
+  /**
+   * those open tasks themselves, when the store read them with the claim (PostgreSQL: not a round
+   * trip each to end them)
+   */
+  readonly openTasks?: readonly StoredTask[];
   readonly claim?: ContextClaim;
 }
 
@@ -87,10 +92,17 @@ export interface ClaimRequest extends ContextIdentity {
   readonly leaseMs: number;
   /** 0: no cap */
   readonly maxContexts: number;
+  /**
+   * the message's replay key: when it has an entry (not expired at `now`), nothing is claimed and the
+   * entry is the outcome, as getReplay would answer it (the lookup and the claim in one write)
+   */
+  readonly replay?: ReplayKey;
 }
 
 export type ClaimOutcome =
   | { readonly kind: 'claimed'; readonly context: StoredContext; readonly evictions: readonly Eviction[] }
+  /** the message was sent before (ClaimRequest.replay): its entry, and nothing claimed */
+  | { readonly kind: 'replayed'; readonly entry: ReplayEntry }
   /** another turn holds the context and its lease has not lapsed */
   | { readonly kind: 'busy' }
   /** the key is another caller's context (only possible with context_id_as_sender_id) */
@@ -111,11 +123,24 @@ export interface ReplayKey {
   readonly messageId: string;
 }
 
+/** a claim to end: the context's key and the process holding it */
+export interface ClaimRelease {
+  readonly key: string;
+  readonly holder: string;
+}
+
 export interface SaveOptions {
   /** records a message's replay entry (no answer yet) in the same write */
   readonly replay?: ReplayKey & { readonly fingerprint: string; readonly expiresAt: number };
   /** makes the saved task the answer of an existing replay entry, in the same write */
   readonly answers?: ReplayKey;
+  /** ends the claim in the same write (a turn's last save), as releaseContext does */
+  readonly release?: ClaimRelease;
+  /**
+   * tells the other processes, in the same write, that the task's settled state is stored: only to a
+   * store that `announcesSettled`
+   */
+  readonly announce?: boolean;
 }
 
 export interface ListQuery {
@@ -174,6 +199,12 @@ export interface TaskStoreStats {
 export interface TaskStore {
   /** "memory", "sqlite at …", "postgresql at …": for the startup log */
   describe(): string;
+
+  /**
+   * true when a save with `announce` tells the other processes itself (PostgreSQL: the NOTIFY goes in
+   * the save's statement), so that the task signals need not send it in a round trip of their own
+   */
+  readonly announcesSettled?: boolean;
 
   getTask(id: string): Promise<StoredTask | undefined>;
   listTasks(query: ListQuery): Promise<TaskPage>;

@@ -33,7 +33,7 @@ export const TASK_SIGNAL_CHANNEL = 'parley_a2a_tasks';
 const MAX_BACKOFF_MS = 10_000;
 
 export class PostgresTaskSignals {
-  private readonly target: PostgresTarget;
+  readonly target: PostgresTarget;
   private readonly logger: StoreLogger;
   private readonly self = randomUUID();
   private handlers: TaskSignalListener | undefined;
@@ -57,6 +57,14 @@ export class PostgresTaskSignals {
 
   cancel(taskId: string): void {
     this.notify('cancel', taskId);
+  }
+
+  /**
+   * The notification `settled` would send, for a write on this database to send itself when it
+   * commits (the task store's save): one statement instead of two.
+   */
+  settledNotice(taskId: string): { readonly channel: string; readonly payload: string } {
+    return { channel: TASK_SIGNAL_CHANNEL, payload: encodeTaskSignal(this.self, 'settled', taskId) };
   }
 
   listen(handlers: TaskSignalListener): void {

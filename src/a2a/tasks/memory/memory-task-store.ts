@@ -95,6 +95,7 @@ export class MemoryTaskStore implements TaskStore {
         this.replays.weigh(options.answers.scope, options.answers.messageId, stored.bytes);
       }
     }
+    if (options.release) await this.releaseContext(options.release.key, options.release.holder);
   }
 
   async removeTasks(ids: readonly string[]): Promise<void> {
@@ -120,6 +121,8 @@ export class MemoryTaskStore implements TaskStore {
   }
 
   async claimContext(request: ClaimRequest): Promise<ClaimOutcome> {
+    const entry = request.replay ? await this.getReplay(request.replay, request.now) : undefined;
+    if (entry) return { kind: 'replayed', entry };
     const current = this.contexts.get(request.key);
     if (current && current.owner !== request.owner) return { kind: 'other_owner' };
     // one turn at a time, also for the holder itself; a lapsed claim (its process died) is taken over

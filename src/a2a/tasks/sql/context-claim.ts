@@ -11,12 +11,20 @@
  * created. Each step is written so that a concurrent claim of the same rows, on PostgreSQL, is seen:
  * a context is reclaimed or evicted only if it is still unclaimed when its row is written.
  */
-import type { ClaimOutcome, ClaimRequest, ContextClaim, Eviction, EvictionReason } from '../task-store.js';
+import type {
+  ClaimOutcome,
+  ClaimRequest,
+  ContextClaim,
+  Eviction,
+  EvictionReason,
+  ReplayEntry,
+  ReplayKey,
+} from '../task-store.js';
 import { rows, run } from './sql-runner.js';
 import type { SqlScript } from './sql-runner.js';
 import type { SqlDialect } from './task-database.js';
-import { contextOf, decodeOwner, encodeOwner, storedTaskOf } from './task-rows.js';
-import type { ContextRow, MemberRow, TaskRow } from './task-rows.js';
+import { contextOf, decodeOwner, encodeOwner, replayEntryOf, scopeKey, storedTaskOf } from './task-rows.js';
+import type { ContextRow, MemberRow, ReplayRow, TaskRow } from './task-rows.js';
 import { TERMINAL_STATES } from '../model.js';
 import type { TaskState } from '../model.js';
 import { CONTEXT_SQL, TASK_SQL } from './task-sql.js';
@@ -32,6 +40,8 @@ type Room =
 
 export function* claimContextIn(dialect: SqlDialect, request: ClaimRequest): SqlScript<ClaimOutcome> {
   const { key, contextId, now } = request;
+  const entry = request.replay ? yield* replayOf(request.replay, now) : undefined;
+  if (entry) return { kind: 'replayed', entry };
   const owner = encodeOwner(request.owner);
   const claim: ContextClaim = { holder: request.holder, until: now + request.leaseMs };
   const [current] = yield* rows<ContextRow>(CONTEXT_SQL.get, [key]);
@@ -57,6 +67,12 @@ export function* claimContextIn(dialect: SqlDialect, request: ClaimRequest): Sql
   if (inserted === 0) return { kind: 'busy' };
   const context = { key, contextId, owner: request.owner, taskIds: [], taskBytes: 0, openTaskIds: [], claim };
   return { kind: 'claimed', context, evictions: room.evictions };
+}
+
+/** the message's replay entry, unless expired at `now` */
+export function* replayOf(key: ReplayKey, now: number): SqlScript<ReplayEntry | undefined> {
+  const [row] = yield* rows<ReplayRow>(TASK_SQL.replay, [scopeKey(key.scope), key.messageId, now]);
+  return row ? replayEntryOf(row) : undefined;
 }
 
 /** the context's task ids, oldest first, their size, and those not terminal */

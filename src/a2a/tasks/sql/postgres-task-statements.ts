@@ -12,10 +12,11 @@ import type { ClaimOutcome, ClaimRequest, SaveOptions, StoredTask } from '../tas
 import { claimContextIn } from './context-claim.js';
 import { rows, run } from './sql-runner.js';
 import type { SqlRunner, SqlScript } from './sql-runner.js';
-import { encodeOwner, scopeKey, taskValues } from './task-rows.js';
+import { encodeOwner, replayEntryOf, scopeKey, storedTaskOf, taskValues } from './task-rows.js';
+import type { ReplayRow, TaskRow } from './task-rows.js';
 import { REPLAY_SWEEP } from './task-sql.js';
 import { TERMINAL_STATES } from '../model.js';
-import type { TaskWrites } from './task-writes.js';
+import type { SettledNotice, TaskWrites } from './task-writes.js';
 
 const MEMBERS_OF_1 = 'SELECT 1 FROM a2a_tasks WHERE context_key = $1 AND member = 1';
 
@@ -23,15 +24,23 @@ const MEMBERS_OF_1 = 'SELECT 1 FROM a2a_tasks WHERE context_key = $1 AND member 
 const TERMINAL_SQL = [...TERMINAL_STATES].map((state) => `'${state}'`).join(', ');
 
 /**
- * $1 key, $2 contextId, $3 owner, $4 now, $5 holder, $6 claim until, $7 cap (0: none). Answers one row:
- * claimed (with the context's id and task ids), busy, other_owner, or at_cap (a new context needs an
- * eviction); no row when another process opened the same context at the same moment.
+ * $1 key, $2 contextId, $3 owner, $4 now, $5 holder, $6 claim until, $7 cap (0: none), $8–$9 the
+ * message's replay key (scope null: none). Answers one row: replayed (the message's entry: nothing is
+ * claimed), claimed (with the context's id, its tasks' ids and size, and its open tasks as JSON), busy,
+ * other_owner, or at_cap (a new context needs an eviction); no row when another process opened the same
+ * context at the same moment.
  */
-const CLAIM = `WITH current AS (
-    SELECT owner, claim_until FROM a2a_contexts WHERE context_key = $1 FOR UPDATE
+const CLAIM = `WITH replayed AS (
+    SELECT fingerprint, task_id, answer FROM a2a_replays
+    WHERE scope = $8::text AND message_id = $9::text AND expires_at > $4::float8
+  ), current AS (
+    SELECT owner, claim_until FROM a2a_contexts
+    WHERE context_key = $1 AND NOT EXISTS (SELECT 1 FROM replayed)
+    FOR UPDATE
   ), opened AS (
     SELECT total FROM a2a_context_tally
     WHERE kind = 'opened' AND $7::integer > 0 AND NOT EXISTS (SELECT 1 FROM current)
+      AND NOT EXISTS (SELECT 1 FROM replayed)
     FOR UPDATE
   ), room AS (
     SELECT opened.total - closed.total < $7::integer AS free
@@ -46,27 +55,34 @@ const CLAIM = `WITH current AS (
   ), inserted AS (
     INSERT INTO a2a_contexts (context_key, context_id, owner, last_used, used_seq, claim_holder, claim_until)
     SELECT $1::text, $2::text, $3::text, $4::float8, nextval('a2a_context_uses'), $5::text, $6::float8
-    WHERE NOT EXISTS (SELECT 1 FROM current) AND ($7::integer <= 0 OR EXISTS (SELECT 1 FROM room WHERE free))
+    WHERE NOT EXISTS (SELECT 1 FROM current) AND NOT EXISTS (SELECT 1 FROM replayed)
+      AND ($7::integer <= 0 OR EXISTS (SELECT 1 FROM room WHERE free))
     ON CONFLICT (context_key) DO NOTHING
     RETURNING context_id
   )
   SELECT 'claimed' AS outcome, context_id,
     ARRAY(SELECT task_id FROM a2a_tasks WHERE context_key = $1 AND member = 1 ORDER BY seq) AS task_ids,
     (SELECT COALESCE(SUM(bytes), 0) FROM a2a_tasks WHERE context_key = $1 AND member = 1) AS task_bytes,
-    ARRAY(SELECT task_id FROM a2a_tasks WHERE context_key = $1 AND member = 1
-      AND state NOT IN (${TERMINAL_SQL}) ORDER BY seq) AS open_task_ids
+    (SELECT COALESCE(json_agg(json_build_object('owner', owner, 'context_key', context_key, 'bytes', bytes,
+        'deadline', deadline, 'data', data) ORDER BY seq), '[]'::json)
+      FROM a2a_tasks WHERE context_key = $1 AND member = 1 AND state NOT IN (${TERMINAL_SQL})) AS open_tasks,
+    NULL AS fingerprint, NULL AS task_id, NULL AS answer
   FROM reclaimed
-  UNION ALL SELECT 'claimed', context_id, ARRAY[]::text[], 0, ARRAY[]::text[] FROM inserted
-  UNION ALL SELECT CASE WHEN owner <> $3 THEN 'other_owner' ELSE 'busy' END, NULL, NULL, NULL, NULL
+  UNION ALL SELECT 'claimed', context_id, ARRAY[]::text[], 0, '[]'::json, NULL, NULL, NULL FROM inserted
+  UNION ALL SELECT CASE WHEN owner <> $3 THEN 'other_owner' ELSE 'busy' END, NULL, NULL, NULL, NULL,
+      NULL, NULL, NULL
     FROM current WHERE NOT EXISTS (SELECT 1 FROM reclaimed)
-  UNION ALL SELECT 'at_cap', NULL, NULL, NULL, NULL FROM room WHERE NOT free`;
+  UNION ALL SELECT 'at_cap', NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM room WHERE NOT free
+  UNION ALL SELECT 'replayed', NULL, NULL, NULL, NULL, fingerprint, task_id, answer FROM replayed`;
 
 /** the lock new contexts are created under (see the file's comment) */
 const LOCK_OPENED = "SELECT total FROM a2a_context_tally WHERE kind = 'opened' FOR UPDATE";
 
 /**
  * $1–$10 the task's columns (task-rows.ts), $11–$14 the replay entry (scope null: none), $15–$16 the
- * replay entry it answers (null: none), $17 now. A new task joins its context when the context exists.
+ * replay entry it answers (null: none), $17 now, $18–$19 the claim it ends (key and holder, null:
+ * none), $20–$21 the notification sent on commit (channel and payload, null: none). A new task joins
+ * its context when the context exists. The released context keeps its row: it holds the saved task.
  */
 const SAVE_TASK = `WITH saved AS (
     INSERT INTO a2a_tasks (task_id, context_key, owner, context_id, state, status_time, bytes, deadline, due, data,
@@ -94,8 +110,12 @@ const SAVE_TASK = `WITH saved AS (
     UPDATE a2a_replays SET answer = $10, answer_bytes = $7
     WHERE scope = $15::text AND message_id = $16::text AND expires_at > $17::float8
     RETURNING 1
+  ), released AS (
+    UPDATE a2a_contexts SET claim_holder = NULL, claim_until = NULL
+    WHERE context_key = $18::text AND claim_holder = $19::text
+    RETURNING 1
   )
-  SELECT 1`;
+  SELECT COUNT(*) AS notified FROM (SELECT pg_notify($20::text, $21::text) WHERE $20::text IS NOT NULL) sent`;
 
 /** $1 task ids, $2 now */
 const FORGET_TASKS = `WITH removed AS (
@@ -124,17 +144,27 @@ const RENEW =
 const PUSH_LOCK = 'SELECT pg_advisory_xact_lock(7306542203916405252)';
 
 interface ClaimRow {
-  readonly outcome: 'claimed' | 'busy' | 'other_owner' | 'at_cap';
+  readonly outcome: 'claimed' | 'busy' | 'other_owner' | 'at_cap' | 'replayed';
   readonly context_id: string | null;
   readonly task_ids: string[] | null;
   /** a bigint sum: pg reads it as text */
   readonly task_bytes: string | number | null;
-  readonly open_task_ids: string[] | null;
+  /** JSON: pg parses it */
+  readonly open_tasks: TaskRow[] | null;
+  readonly fingerprint: string | null;
+  readonly task_id: string | null;
+  readonly answer: string | null;
 }
 
 export const POSTGRES_WRITES: TaskWrites = {
-  async saveTask(sql: SqlRunner, stored: StoredTask, options: SaveOptions, now: number): Promise<void> {
-    const { replay, answers } = options;
+  async saveTask(
+    sql: SqlRunner,
+    stored: StoredTask,
+    options: SaveOptions,
+    now: number,
+    notice?: SettledNotice,
+  ): Promise<void> {
+    const { replay, answers, release } = options;
     await sql.execute(
       rows(SAVE_TASK, [
         ...taskValues(stored),
@@ -145,6 +175,10 @@ export const POSTGRES_WRITES: TaskWrites = {
         answers ? scopeKey(answers.scope) : null,
         answers?.messageId ?? null,
         now,
+        release?.key ?? null,
+        release?.holder ?? null,
+        notice?.channel ?? null,
+        notice?.payload ?? null,
       ]),
     );
   },
@@ -154,20 +188,23 @@ export const POSTGRES_WRITES: TaskWrites = {
   },
 
   async claimContext(sql: SqlRunner, request: ClaimRequest): Promise<ClaimOutcome> {
-    const { key, contextId, owner, now, holder, leaseMs, maxContexts } = request;
+    const { key, contextId, owner, now, holder, leaseMs, maxContexts, replay } = request;
     const until = now + leaseMs;
-    const values = [key, contextId, encodeOwner(owner), now, holder, until, maxContexts];
+    const replayKey = replay ? [scopeKey(replay.scope), replay.messageId] : [null, null];
+    const values = [key, contextId, encodeOwner(owner), now, holder, until, maxContexts, ...replayKey];
     const [row] = await sql.execute(rows<ClaimRow>(CLAIM, values));
     if (row?.outcome === 'busy' || row?.outcome === 'other_owner') return { kind: row.outcome };
+    if (row?.outcome === 'replayed') return { kind: 'replayed', entry: replayEntryOf(row as ReplayRow) };
     if (row?.outcome === 'claimed') {
-      const taskIds = row.task_ids ?? [];
+      const openTasks = (row.open_tasks ?? []).map(storedTaskOf);
       const context = {
         key,
         contextId: row.context_id ?? contextId,
         owner,
-        taskIds,
+        taskIds: row.task_ids ?? [],
         taskBytes: Number(row.task_bytes ?? 0),
-        openTaskIds: row.open_task_ids ?? [],
+        openTaskIds: openTasks.map((stored) => stored.task.id),
+        openTasks,
         claim: { holder, until },
       };
       return { kind: 'claimed', context, evictions: [] };

@@ -31,17 +31,17 @@ import type {
   TrimResult,
 } from '../task-store.js';
 import type { Task } from '../model.js';
-import { membersOf } from './context-claim.js';
+import { membersOf, replayOf } from './context-claim.js';
 import { POSTGRES_WRITES } from './postgres-task-statements.js';
 import { pushConfigsOf, putPushConfigIn } from './sql-push-configs.js';
 import { PostgresRunner, SqliteRunner, SqliteScripts, rows, run } from './sql-runner.js';
 import type { SqlRunner, SqlScript } from './sql-runner.js';
 import { SQLITE_WRITES } from './sqlite-task-statements.js';
 import type { SqliteConnection, TaskDatabase } from './task-database.js';
-import { beyondLimits, contextOf, encodeOwner, scopeKey, storedTaskOf } from './task-rows.js';
+import { beyondLimits, contextOf, encodeOwner, storedTaskOf } from './task-rows.js';
 import type { ContextRow, MemberRow, TaskRow } from './task-rows.js';
 import { CONTEXT_SQL, PUSH_SQL, TASK_SQL, listStatements } from './task-sql.js';
-import type { TaskWrites } from './task-writes.js';
+import type { SettledNotice, TaskWrites } from './task-writes.js';
 
 export interface SqlTaskLimits {
   /** tasks kept per context */
@@ -56,6 +56,11 @@ export interface SqlTaskStoreOptions {
   readonly limits?: Partial<SqlTaskLimits>;
   /** ms since the epoch: when replay entries expire on writes, and whether a claim lapsed on removal */
   readonly now?: () => number;
+  /**
+   * PostgreSQL: the notification the task signals would send for a settled task (they listen on this
+   * database); a save with `announce` sends it itself, in its statement
+   */
+  readonly announce?: (taskId: string) => SettledNotice;
 }
 
 const STORE = 'A2A task store';
@@ -68,6 +73,8 @@ export class SqlTaskStore implements TaskStore {
   /** statements are prepared per SQLite connection (knex may replace a broken one) */
   private readonly sqliteScripts = new WeakMap<SqliteConnection, SqliteScripts>();
   private readonly sqlite: SqliteRunner;
+  private readonly announce: ((taskId: string) => SettledNotice) | undefined;
+  readonly announcesSettled: boolean;
 
   constructor(options: SqlTaskStoreOptions) {
     this.database = options.database;
@@ -76,6 +83,8 @@ export class SqlTaskStore implements TaskStore {
     this.now = options.now ?? Date.now;
     this.writes = options.database.dialect === 'sqlite' ? SQLITE_WRITES : POSTGRES_WRITES;
     this.sqlite = new SqliteRunner(options.database, (connection) => this.scriptsOf(connection));
+    this.announce = options.database.dialect === 'postgresql' ? options.announce : undefined;
+    this.announcesSettled = this.announce !== undefined;
   }
 
   describe(): string {
@@ -92,7 +101,8 @@ export class SqlTaskStore implements TaskStore {
   }
 
   async saveTask(task: StoredTask, options: SaveOptions = {}): Promise<void> {
-    await this.write('save a task', (sql) => this.writes.saveTask(sql, task, options, this.now()));
+    const notice = options.announce ? this.announce?.(task.task.id) : undefined;
+    await this.write('save a task', (sql) => this.writes.saveTask(sql, task, options, this.now(), notice));
   }
 
   async removeTasks(ids: readonly string[]): Promise<void> {
@@ -132,15 +142,7 @@ export class SqlTaskStore implements TaskStore {
   }
 
   async getReplay(key: ReplayKey, now: number): Promise<ReplayEntry | undefined> {
-    const values = [scopeKey(key.scope), key.messageId, now];
-    const [row] = await this.read('read a replay entry', (sql) =>
-      sql.execute(
-        rows<{ fingerprint: string; task_id: string; answer: string | null }>(TASK_SQL.replay, values),
-      ),
-    );
-    if (!row) return undefined;
-    const answer = row.answer === null ? undefined : (JSON.parse(row.answer) as Task);
-    return { fingerprint: row.fingerprint, taskId: row.task_id, ...(answer ? { answer } : {}) };
+    return this.read('read a replay entry', (sql) => sql.execute(replayOf(key, now)));
   }
 
   async putPushConfig(config: PushConfig, owner: string, limits: PushLimits): Promise<PushPutOutcome> {

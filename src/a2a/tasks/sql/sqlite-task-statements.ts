@@ -72,7 +72,7 @@ export const SQLITE_WRITES: TaskWrites = {
 function* saveWithReplay(
   save: SqlScript<number>,
   stored: StoredTask,
-  { replay, answers }: SaveOptions,
+  { replay, answers, release: ending }: SaveOptions,
   now: number,
 ): SqlScript<void> {
   yield* save;
@@ -85,6 +85,7 @@ function* saveWithReplay(
     const answer = [JSON.stringify(stored.task), stored.bytes];
     yield* run(SQL.answerReplay, [...answer, scopeKey(answers.scope), answers.messageId, now]);
   }
+  if (ending) yield* release(ending.key, ending.holder);
 }
 
 function* forgetTasks(ids: readonly string[], now: number): SqlScript<void> {

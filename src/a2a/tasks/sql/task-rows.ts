@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { TERMINAL_STATES } from '../model.js';
 import type { Task, TaskState } from '../model.js';
-import type { ContextClaim, StoredContext, StoredTask } from '../task-store.js';
+import type { ContextClaim, ReplayEntry, StoredContext, StoredTask } from '../task-store.js';
 
 export interface TaskRow {
   readonly owner: string;
@@ -127,3 +127,15 @@ export function scopeKey(scope: string): string {
 
 /** the terminal states as an SQL list: `state NOT IN …` is an open task */
 export const TERMINAL_STATES_SQL = `(${[...TERMINAL_STATES].map((state) => `'${state}'`).join(', ')})`;
+
+/** a replay entry as its row holds it */
+export interface ReplayRow {
+  readonly fingerprint: string;
+  readonly task_id: string;
+  readonly answer: string | null;
+}
+
+export function replayEntryOf(row: ReplayRow): ReplayEntry {
+  const answer = row.answer === null ? undefined : (JSON.parse(row.answer) as Task);
+  return { fingerprint: row.fingerprint, taskId: row.task_id, ...(answer ? { answer } : {}) };
+}

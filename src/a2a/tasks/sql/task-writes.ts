@@ -6,9 +6,24 @@
 import type { ClaimOutcome, ClaimRequest, SaveOptions, StoredTask } from '../task-store.js';
 import type { SqlRunner, SqlScript } from './sql-runner.js';
 
+/** a PostgreSQL notification to send when the write commits: what the task signals would send */
+export interface SettledNotice {
+  readonly channel: string;
+  readonly payload: string;
+}
+
 export interface TaskWrites {
-  /** the task, and the replay entry or answer of the options; `now` expires replay entries */
-  saveTask(sql: SqlRunner, stored: StoredTask, options: SaveOptions, now: number): Promise<void>;
+  /**
+   * the task, and the replay entry, answer and release of the options; `now` expires replay entries;
+   * `notice` (PostgreSQL only) goes out when the save commits
+   */
+  saveTask(
+    sql: SqlRunner,
+    stored: StoredTask,
+    options: SaveOptions,
+    now: number,
+    notice?: SettledNotice,
+  ): Promise<void>;
   /** Deletes tasks and their push configs; a context left without tasks and unclaimed at `now` goes too. */
   forgetTasks(sql: SqlRunner, ids: readonly string[], now: number): Promise<void>;
   claimContext(sql: SqlRunner, request: ClaimRequest): Promise<ClaimOutcome>;

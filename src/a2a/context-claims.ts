@@ -134,7 +134,8 @@ export class ContextClaims {
 
   /**
    * The context stays claimed until `work` is over, even when its task ended before (timeout,
-   * cancel); `after` runs once the claim is released (retention). Later work on the same context
+   * cancel); `after` runs once the claim is released, or its release failed and is retried
+   * (retention, and forgetting the work's copy of its task). Later work on the same context
    * (a cancel following its turn) replaces earlier work, and the claim ends with the last. The hold's
    * `released` resolves once the claim is released (or its release failed and is retried, or later
    * work holds it); its `releaseIn` lets the work's last write end the claim in the same write.
@@ -152,22 +153,14 @@ export class ContextClaims {
     /** set when the work's last write carried the release: whether that write succeeded */
     let releasedByWrite: Promise<boolean> | undefined;
     void settled.then(async () => {
-      if (releasedByWrite) {
-        const succeeded = await releasedByWrite;
-        released();
-        if (succeeded) await this.afterRelease(key, after);
-        return;
-      }
-      if (this.running.get(key) !== settled) {
+      if (releasedByWrite) await releasedByWrite;
+      else if (this.running.get(key) !== settled) {
         released();
         return;
-      }
-      this.running.delete(key);
-      try {
-        await this.release(key);
-      } catch {
-        released(); // retried (release)
-        return;
+      } else {
+        this.running.delete(key);
+        // a failed release is retried (release); the work is over all the same
+        await this.release(key).catch(() => undefined);
       }
       released();
       await this.afterRelease(key, after);

@@ -8,6 +8,7 @@
 import { A2aError, invalidParams } from './a2a-error.js';
 import type { Logger } from '../runtime/logger.js';
 import type {
+  AcceptedTask,
   ClaimRelease,
   ContextIdentity,
   Eviction,
@@ -84,9 +85,13 @@ export class ContextClaims {
    * Claims the context for a turn: CONTEXT_BUSY while another turn runs on it (here or elsewhere),
    * invalid params when it is another caller's, MAX_CONTEXTS_REACHED when the cap leaves no room.
    * Returns the contexts evicted to make room; their open tasks are the caller's to end. With the
-   * message's `replay` key, a message sent before claims nothing and its replay entry is returned.
+   * message's `replay` key, a message sent before claims nothing and its replay entry is returned;
+   * `start`, the task the message starts, is stored with the claim.
    */
-  async claim(identity: ContextIdentity, replay?: ReplayKey): Promise<ClaimResult> {
+  async claim(
+    identity: ContextIdentity,
+    extra: { readonly replay?: ReplayKey; readonly start?: AcceptedTask } = {},
+  ): Promise<ClaimResult> {
     if (this.running.has(identity.key)) throw busy(identity.contextId);
     // a claim of ours left over from a failed release is not another turn
     if (this.unreleased.has(identity.key) || this.releasing.has(identity.key))
@@ -98,7 +103,7 @@ export class ContextClaims {
       now: now(),
       leaseMs: this.leaseMs,
       maxContexts,
-      ...(replay ? { replay } : {}),
+      ...extra,
     });
     switch (outcome.kind) {
       case 'claimed': {

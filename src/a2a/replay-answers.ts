@@ -6,7 +6,7 @@
 import { A2aError, invalidParams } from './a2a-error.js';
 import type { ClaimResult, ContextClaims } from './context-claims.js';
 import type { Task } from './tasks/model.js';
-import type { ContextIdentity, ReplayEntry, ReplayKey, TaskStore } from './tasks/task-store.js';
+import type { AcceptedTask, ContextIdentity, ReplayEntry, ReplayKey, TaskStore } from './tasks/task-store.js';
 import type { SendResult } from './semantic-inputs.js';
 
 export interface ReplayAnswersOptions {
@@ -76,11 +76,16 @@ export class ReplayAnswers {
       readonly key: ReplayKey;
       readonly fingerprint: string;
       readonly withClaim: boolean;
+      /** the task the message starts, stored with the claim */
+      readonly start?: AcceptedTask;
     },
   ): Promise<Extract<ClaimResult, { kind: 'claimed' }> | SendResult> {
-    const { identity, key, fingerprint, withClaim } = message;
+    const { identity, key, fingerprint, withClaim, start } = message;
     try {
-      const claimed = await claims.claim(identity, withClaim && this.enabled ? key : undefined);
+      const claimed = await claims.claim(identity, {
+        ...(withClaim && this.enabled ? { replay: key } : {}),
+        ...(start ? { start } : {}),
+      });
       if (claimed.kind === 'claimed') return claimed;
       const replayed = await this.answer(claimed.entry, key, fingerprint, identity.contextId);
       return replayed ?? (await this.claimUnlessSent(claims, { ...message, withClaim: false }));

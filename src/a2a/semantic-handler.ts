@@ -16,6 +16,7 @@ import type { ClaimHold, ClaimResult } from './context-claims.js';
 import { ReplayAnswers } from './replay-answers.js';
 import { TurnRunner } from './turn-runner.js';
 import { messageFingerprint } from './tasks/message-cache.js';
+import { acceptedTask } from './tasks/accepted-task.js';
 import { LiveTasks } from './tasks/live-tasks.js';
 import { TERMINAL_STATES, withHistory } from './tasks/model.js';
 import type { A2aMessage, Task } from './tasks/model.js';
@@ -29,7 +30,9 @@ import {
   whenSettled,
 } from './tasks/task-settling.js';
 import type {
+  AcceptedTask,
   ClaimRelease,
+  ContextIdentity,
   KnownContextSize,
   ReplayKey,
   SaveOptions,
@@ -161,17 +164,31 @@ export class SemanticHandler {
     if (message.taskId) continuable(message, named);
     const contextId = message.contextId ?? named?.task.contextId ?? this.newId();
     const key = this.conversationOf(caller, contextId);
-    const claimed = await this.replays.claimUnlessSent(this.claims, {
-      identity: { key, contextId, owner: caller },
-      key: replayKey(contextId),
-      fingerprint,
-      withClaim: knownContext !== undefined && !replayFirst,
-    });
-    if ('replayed' in claimed) return claimed;
     const taskId = message.taskId ?? this.newId();
     const received: A2aMessage = { ...message, contextId, taskId };
-    const unsubscribe = listener ? this.events.subscribe(taskId, listener) : () => undefined;
     const replay = replayKey(contextId);
+    const entry = { ...replay, fingerprint, expiresAt: this.replays.expiresAt() };
+    // a new task is stored with the claim (one write); nothing is announced before it is claimed
+    const start = message.taskId
+      ? undefined
+      : this.accept({ key, contextId, owner: caller }, received, entry);
+    const claimed = await this.replays
+      .claimUnlessSent(this.claims, {
+        identity: { key, contextId, owner: caller },
+        key: replay,
+        fingerprint,
+        withClaim: knownContext !== undefined && !replayFirst,
+        ...(start ? { start } : {}),
+      })
+      .catch(async (error: unknown) => {
+        if (start) await this.live.drop(taskId);
+        throw error;
+      });
+    if ('replayed' in claimed) {
+      if (start) await this.live.drop(taskId);
+      return claimed;
+    }
+    const unsubscribe = listener ? this.events.subscribe(taskId, listener) : () => undefined;
     try {
       await this.endings.endEvicted(claimed.evictions);
       // read again under the claim: a turn elsewhere may have changed the task since
@@ -179,13 +196,14 @@ export class SemanticHandler {
         ? continuable(message, await this.ownedOrUndefined(taskId, caller))
         : undefined;
       await params.beforeRun?.(taskId);
-      if (existing) this.continueTask(existing, received);
-      else await this.startTask(claimed, { key, contextId, owner: caller }, received);
-      await this.live.save(taskId, {
-        replay: { ...replay, fingerprint, expiresAt: this.replays.expiresAt() },
-      });
+      if (existing) {
+        this.continueTask(existing, received);
+        await this.live.save(taskId, { replay: entry });
+      } else await this.startTask(claimed, taskId);
     } catch (error) {
       unsubscribe();
+      // a task stored with the claim goes: its replay entry then answers nothing, and a retry runs
+      if (start) await this.store.removeTasks([taskId]).catch(() => undefined);
       await this.live.drop(taskId);
       await this.claims.abandon(key).catch(() => undefined);
       throw error;
@@ -321,41 +339,23 @@ export class SemanticHandler {
     this.live.publish({ kind: 'task', task: { ...task, history: [...task.history, received] } });
   }
 
-  /**
-   * A new task; earlier tasks of the context still waiting for input are closed (superseded): the
-   * context's open tasks when the claim told them (read with it when the store did), else all its tasks.
-   */
-  private async startTask(
-    claimed: Extract<ClaimResult, { kind: 'claimed' }>,
-    context: { key: string; contextId: string; owner: string },
+  /** A new task, as accepted: held here, announced once its context is claimed. */
+  private accept(
+    context: ContextIdentity,
     message: A2aMessage,
-  ): Promise<void> {
+    replay: AcceptedTask['replay'],
+  ): AcceptedTask {
     const taskId = message.taskId as string;
-    const read = new Map(claimed.openTasks?.map((stored) => [stored.task.id, stored]));
-    for (const id of claimed.openTaskIds ?? claimed.taskIds) {
-      const earlier = this.live.stored(id) ?? read.get(id) ?? (await this.store.getTask(id));
-      if (!earlier || TERMINAL_STATES.has(earlier.task.status.state)) continue;
-      await this.endings.endWith(earlier, {
-        state: 'canceled',
-        data: { cancel: { by: 'superseded', task_id: taskId } },
-      });
-    }
     const seconds = this.options.settings.taskTimeoutSeconds;
-    const task: Task = {
-      id: taskId,
-      contextId: context.contextId,
-      status: { state: 'submitted', timestamp: this.runner.timestamp() },
-      history: [message],
-      artifacts: [],
-    };
-    this.live.hold({
-      task,
-      owner: context.owner,
-      contextKey: context.key,
-      bytes: 0,
-      ...(seconds > 0 ? { deadline: this.now() + seconds * 1000 } : {}),
-    });
-    this.live.publish({ kind: 'task', task });
+    const deadline = seconds > 0 ? this.now() + seconds * 1000 : undefined;
+    this.live.hold(acceptedTask(context, { ...message, taskId }, this.runner.timestamp(), deadline));
+    return { task: this.live.stored(taskId) as StoredTask, ...(replay ? { replay } : {}) };
+  }
+
+  /** Starts the accepted task: the context's earlier tasks still waiting for input are superseded. */
+  private async startTask(claimed: Extract<ClaimResult, { kind: 'claimed' }>, taskId: string): Promise<void> {
+    await this.endings.supersede(claimed, taskId);
+    this.live.publish({ kind: 'task', task: this.live.get(taskId) as Task });
     this.sweeper.watch(taskId);
   }
 

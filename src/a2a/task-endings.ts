@@ -47,6 +47,31 @@ export class TaskEndings {
     }
   }
 
+  /**
+   * Closes the context's earlier tasks still waiting for input (superseded by the new task `taskId`):
+   * its open tasks when the claim told them (read with it when the store did), else all its tasks.
+   */
+  async supersede(
+    context: {
+      readonly taskIds: readonly string[];
+      readonly openTaskIds?: readonly string[];
+      readonly openTasks?: readonly StoredTask[];
+    },
+    taskId: string,
+  ): Promise<void> {
+    const { live, store } = this.options;
+    const read = new Map(context.openTasks?.map((stored) => [stored.task.id, stored]));
+    for (const id of context.openTaskIds ?? context.taskIds) {
+      if (id === taskId) continue;
+      const earlier = live.stored(id) ?? read.get(id) ?? (await store.getTask(id));
+      if (!earlier || TERMINAL_STATES.has(earlier.task.status.state)) continue;
+      await this.endWith(earlier, {
+        state: 'canceled',
+        data: { cancel: { by: 'superseded', task_id: taskId } },
+      });
+    }
+  }
+
   /** The task of an evicted context fails, saying why; unless evicted for a fair share it is gone already. */
   async endEvicted(evictions: readonly Eviction[]): Promise<void> {
     for (const { context, reason, openTasks } of evictions)

@@ -107,3 +107,27 @@ describe('A2A new tasks in a context with many tasks (SQLite task store)', () =>
     handler.close();
   });
 });
+
+describe('A2A a message refused after its claim', () => {
+  it('leaves no task behind: the context is free and the same messageId sent again runs', async () => {
+    const store = new MemoryTaskStore({ replayTtlSeconds: 60, now: () => T0 });
+    const { handler } = await setup({}, { store });
+    const sent = message(START, { contextId: 'refused-after-claim' });
+    const refused = await handler
+      .sendMessage({
+        message: sent,
+        caller: '',
+        beforeRun: () => {
+          throw new Error('push config refused');
+        },
+      })
+      .catch((error: unknown) => String(error));
+    expect(refused).to.equal('Error: push config refused');
+    expect((await store.stats()).tasks).to.equal(0);
+    expect((await store.getContext('a2a::refused-after-claim'))?.claim).to.equal(undefined);
+    const retried = await handler.sendMessage({ message: sent, caller: '' });
+    expect(retried.replayed).to.equal(false);
+    expect((await retried.done).status.state).to.equal('input-required');
+    handler.close();
+  });
+});

@@ -90,6 +90,21 @@ describe('SqlTaskStore on PostgreSQL', function () {
         ],
         ['releaseContext', () => store.releaseContext('conv-a', 'process-1')],
         [
+          'claimContext starting a task with its replay entry',
+          () =>
+            store.claimContext(
+              claimRequest('conv-a', {
+                now: T0 + 1,
+                maxContexts: 10,
+                start: {
+                  task: storedTask('t2', { state: 'submitted' }),
+                  replay: { scope: replay.scope, messageId: 'm2', fingerprint: 'fp', expiresAt: T0 + 60_000 },
+                },
+              }),
+            ),
+        ],
+        ['releaseContext', () => store.releaseContext('conv-a', 'process-1')],
+        [
           'claimContext (replayed)',
           () => store.claimContext(claimRequest('conv-a', { now: T0 + 2, maxContexts: 10, replay })),
         ],

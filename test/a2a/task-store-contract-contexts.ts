@@ -196,6 +196,17 @@ export function contextsContract(harness: TaskStoreHarness): void {
       expect((await store().stats()).contexts).to.equal(2);
     });
 
+    it('stores the task a claim starts also when the claim evicted to make room', async () => {
+      await contextWith(store(), 'conv-a', [storedTask('a1')]);
+      const started = storedTask('c1', { key: 'conv-c', owner: 'carol', state: 'submitted' });
+      const outcome = expectClaimed(
+        await claim('conv-c', { owner: 'carol', now: T0 + 2, maxContexts: 1, start: { task: started } }),
+      );
+      expect(outcome.evictions.map((eviction) => eviction.context.key)).to.deep.equal(['conv-a']);
+      expect(await store().getTask('c1')).to.deep.equal(started);
+      expect((await store().getContext('conv-c'))?.taskIds).to.deep.equal(['c1']);
+    });
+
     it('counts neither a claimed context nor one waiting on an open task as idle; a lapsed claim is none', async () => {
       await contextWith(store(), 'claimed', [storedTask('c1', { key: 'claimed' })]);
       expectClaimed(await claim('claimed', { holder: 'p1', now: T0 + 10, leaseMs: 1_000 }));

@@ -69,6 +69,36 @@ export function recordsContract(harness: TaskStoreHarness): void {
       expect((await store().claimContext(expired)).kind).to.equal('claimed');
     });
 
+    it('stores the task a claim starts, with its replay entry (ClaimRequest.start), only when claimed', async () => {
+      await store().releaseContext('conv-a', 'process-1');
+      const accepted = storedTask('t1', { state: 'submitted' });
+      const start = { task: accepted, replay: replayOf(key) };
+      const outcome = await store().claimContext(
+        claimRequest('conv-a', { now: T0 + 1, start, holder: 'p2' }),
+      );
+      expect(outcome.kind).to.equal('claimed');
+      // the claim tells the context as it was before the task joined it
+      if (outcome.kind === 'claimed') expect(outcome.context.taskIds).to.deep.equal([]);
+      expect(await store().getTask('t1')).to.deep.equal(accepted);
+      expect((await store().getContext('conv-a'))?.taskIds).to.deep.equal(['t1']);
+      expect(await store().getReplay(key, T0 + 1)).to.deep.equal({ fingerprint: 'fp-1', taskId: 't1' });
+      // refused: busy, another caller's, or the message sent before — nothing is stored
+      const other = {
+        task: storedTask('t2', { state: 'submitted' }),
+        replay: replayOf({ ...key, messageId: 'm2' }),
+      };
+      expect(
+        (await store().claimContext(claimRequest('conv-a', { now: T0 + 2, start: other }))).kind,
+      ).to.equal('busy');
+      await store().releaseContext('conv-a', 'p2');
+      const bob = claimRequest('conv-a', { now: T0 + 3, owner: 'bob', start: other });
+      expect((await store().claimContext(bob)).kind).to.equal('other_owner');
+      const again = claimRequest('conv-a', { now: T0 + 4, replay: key, start: other });
+      expect((await store().claimContext(again)).kind).to.equal('replayed');
+      expect(await store().getTask('t2')).to.equal(undefined);
+      expect(await store().getReplay({ ...key, messageId: 'm2' }, T0 + 4)).to.equal(undefined);
+    });
+
     it('forgets an entry once it expires', async () => {
       await store().saveTask(storedTask('t1'), { replay: replayOf(key) });
       harness.clock.now = T0 + CONTRACT_REPLAY_TTL_MS - 1;

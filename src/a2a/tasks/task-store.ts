@@ -97,6 +97,17 @@ export interface ClaimRequest extends ContextIdentity {
    * entry is the outcome, as getReplay would answer it (the lookup and the claim in one write)
    */
   readonly replay?: ReplayKey;
+  /**
+   * a new task to store once the context is claimed, with its replay entry, in the same write (as
+   * saveTask would: it joins the context); nothing is stored when the outcome is not `claimed`
+   */
+  readonly start?: AcceptedTask;
+}
+
+/** the task a message starts, as accepted (ClaimRequest.start) */
+export interface AcceptedTask {
+  readonly task: StoredTask;
+  readonly replay?: ReplayKey & { readonly fingerprint: string; readonly expiresAt: number };
 }
 
 export type ClaimOutcome =

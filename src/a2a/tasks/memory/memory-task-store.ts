@@ -132,7 +132,10 @@ export class MemoryTaskStore implements TaskStore {
     if (opened.kind === 'full') return opened;
     opened.record.claim = { holder: request.holder, until: request.now + request.leaseMs };
     const evictions = opened.evicted.map(({ record, reason }) => this.evicted(record, reason));
-    return { kind: 'claimed', context: snapshotOf(opened.record), evictions };
+    const context = snapshotOf(opened.record);
+    const { start } = request;
+    if (start) await this.saveTask(start.task, start.replay ? { replay: start.replay } : {});
+    return { kind: 'claimed', context, evictions };
   }
 
   async renewClaims(keys: readonly string[], holder: string, until: number): Promise<void> {

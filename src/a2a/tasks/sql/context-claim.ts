@@ -28,6 +28,7 @@ import type { ContextRow, MemberRow, ReplayRow, TaskRow } from './task-rows.js';
 import { TERMINAL_STATES } from '../model.js';
 import type { TaskState } from '../model.js';
 import { CONTEXT_SQL, TASK_SQL } from './task-sql.js';
+import type { SaveScript } from './task-writes.js';
 
 /** victims looked for again when another process claimed the chosen one first */
 const ATTEMPTS = 5;
@@ -38,10 +39,23 @@ type Room =
   | { readonly kind: 'room'; readonly evictions: readonly Eviction[] }
   | { readonly kind: 'full'; readonly cap: number; readonly share: number };
 
-export function* claimContextIn(dialect: SqlDialect, request: ClaimRequest): SqlScript<ClaimOutcome> {
-  const { key, contextId, now } = request;
+/** `save`: the dialect's save, for the task the claim starts (ClaimRequest.start) */
+export function* claimContextIn(
+  dialect: SqlDialect,
+  request: ClaimRequest,
+  save: SaveScript,
+): SqlScript<ClaimOutcome> {
+  const { now, start } = request;
   const entry = request.replay ? yield* replayOf(request.replay, now) : undefined;
   if (entry) return { kind: 'replayed', entry };
+  const outcome = yield* claimIn(dialect, request);
+  if (outcome.kind === 'claimed' && start)
+    yield* save(start.task, start.replay ? { replay: start.replay } : {}, now);
+  return outcome;
+}
+
+function* claimIn(dialect: SqlDialect, request: ClaimRequest): SqlScript<ClaimOutcome> {
+  const { key, contextId, now } = request;
   const owner = encodeOwner(request.owner);
   const claim: ContextClaim = { holder: request.holder, until: now + request.leaseMs };
   const [current] = yield* rows<ContextRow>(CONTEXT_SQL.get, [key]);

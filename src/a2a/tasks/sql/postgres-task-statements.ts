@@ -18,14 +18,25 @@ import { REPLAY_SWEEP } from './task-sql.js';
 import { TERMINAL_STATES } from '../model.js';
 import type { SettledNotice, TaskWrites } from './task-writes.js';
 
+/** how many values taskValues gives (task-rows.ts) */
+const TASK_VALUES = 10;
+
 const MEMBERS_OF_1 = 'SELECT 1 FROM a2a_tasks WHERE context_key = $1 AND member = 1';
+
+/** a task saved again, and a replay entry recorded again (ON CONFLICT … DO UPDATE SET) */
+const UPDATE_TASK = `context_key = EXCLUDED.context_key, owner = EXCLUDED.owner,
+      context_id = EXCLUDED.context_id, state = EXCLUDED.state, status_time = EXCLUDED.status_time,
+      bytes = EXCLUDED.bytes, deadline = EXCLUDED.deadline, due = EXCLUDED.due, data = EXCLUDED.data`;
+const UPDATE_REPLAY = `fingerprint = EXCLUDED.fingerprint, task_id = EXCLUDED.task_id, answer = NULL,
+      answer_bytes = 0, expires_at = EXCLUDED.expires_at`;
 
 /** the terminal states as SQL literals (fixed names of ours, never input) */
 const TERMINAL_SQL = [...TERMINAL_STATES].map((state) => `'${state}'`).join(', ');
 
 /**
  * $1 key, $2 contextId, $3 owner, $4 now, $5 holder, $6 claim until, $7 cap (0: none), $8–$9 the
- * message's replay key (scope null: none). Answers one row: replayed (the message's entry: nothing is
+ * message's replay key (scope null: none), $10–$19 the columns of the task it starts (null: none),
+ * $20–$23 that task's replay entry (scope null: none), stored once claimed. Answers one row: replayed (the message's entry: nothing is
  * claimed), claimed (with the context's id, its tasks' ids and size, and its open tasks as JSON), busy,
  * other_owner, or at_cap (a new context needs an eviction); no row when another process opened the same
  * context at the same moment.
@@ -59,6 +70,29 @@ const CLAIM = `WITH replayed AS (
       AND ($7::integer <= 0 OR EXISTS (SELECT 1 FROM room WHERE free))
     ON CONFLICT (context_key) DO NOTHING
     RETURNING context_id
+  ), claimed AS (
+    SELECT 1 FROM reclaimed UNION ALL SELECT 1 FROM inserted
+  ), started AS (
+    INSERT INTO a2a_tasks (task_id, context_key, owner, context_id, state, status_time, bytes, deadline, due, data,
+      member)
+    SELECT $10::text, $11::text, $12::text, $13::text, $14::text, $15::float8, $16::integer, $17::float8,
+      $18::float8, $19::text, 1
+    WHERE $10::text IS NOT NULL AND EXISTS (SELECT 1 FROM claimed)
+    ON CONFLICT (task_id) DO UPDATE SET ${UPDATE_TASK}
+    RETURNING 1
+  ), started_replay AS (
+    INSERT INTO a2a_replays (scope, message_id, fingerprint, task_id, answer, answer_bytes, expires_at)
+    SELECT $20::text, $21::text, $22::text, $10::text, NULL, 0, $23::float8
+    WHERE $20::text IS NOT NULL AND EXISTS (SELECT 1 FROM claimed)
+    ON CONFLICT (scope, message_id) DO UPDATE SET ${UPDATE_REPLAY}
+    RETURNING 1
+  ), swept AS (
+    DELETE FROM a2a_replays
+    WHERE $20::text IS NOT NULL AND EXISTS (SELECT 1 FROM claimed)
+      AND NOT (scope = $20::text AND message_id = $21::text)
+      AND (scope, message_id) IN (SELECT scope, message_id FROM a2a_replays
+        WHERE expires_at <= $4::float8 ORDER BY expires_at LIMIT ${REPLAY_SWEEP})
+    RETURNING 1
   )
   SELECT 'claimed' AS outcome, context_id,
     ARRAY(SELECT task_id FROM a2a_tasks WHERE context_key = $1 AND member = 1 ORDER BY seq) AS task_ids,
@@ -89,16 +123,12 @@ const SAVE_TASK = `WITH saved AS (
       member)
     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10,
       CASE WHEN EXISTS (SELECT 1 FROM a2a_contexts WHERE context_key = $2) THEN 1 ELSE 0 END)
-    ON CONFLICT (task_id) DO UPDATE SET
-      context_key = EXCLUDED.context_key, owner = EXCLUDED.owner, context_id = EXCLUDED.context_id,
-      state = EXCLUDED.state, status_time = EXCLUDED.status_time, bytes = EXCLUDED.bytes,
-      deadline = EXCLUDED.deadline, due = EXCLUDED.due, data = EXCLUDED.data
+    ON CONFLICT (task_id) DO UPDATE SET ${UPDATE_TASK}
     RETURNING 1
   ), replay AS (
     INSERT INTO a2a_replays (scope, message_id, fingerprint, task_id, answer, answer_bytes, expires_at)
     SELECT $11::text, $12::text, $13::text, $1::text, NULL, 0, $14::float8 WHERE $11::text IS NOT NULL
-    ON CONFLICT (scope, message_id) DO UPDATE SET fingerprint = EXCLUDED.fingerprint,
-      task_id = EXCLUDED.task_id, answer = NULL, answer_bytes = 0, expires_at = EXCLUDED.expires_at
+    ON CONFLICT (scope, message_id) DO UPDATE SET ${UPDATE_REPLAY}
     RETURNING 1
   ), swept AS (
     DELETE FROM a2a_replays
@@ -164,23 +194,7 @@ export const POSTGRES_WRITES: TaskWrites = {
     now: number,
     notice?: SettledNotice,
   ): Promise<void> {
-    const { replay, answers, release } = options;
-    await sql.execute(
-      rows(SAVE_TASK, [
-        ...taskValues(stored),
-        replay ? scopeKey(replay.scope) : null,
-        replay?.messageId ?? null,
-        replay?.fingerprint ?? null,
-        replay?.expiresAt ?? null,
-        answers ? scopeKey(answers.scope) : null,
-        answers?.messageId ?? null,
-        now,
-        release?.key ?? null,
-        release?.holder ?? null,
-        notice?.channel ?? null,
-        notice?.payload ?? null,
-      ]),
-    );
+    await sql.execute(saveScript(stored, options, now, notice));
   },
 
   async forgetTasks(sql: SqlRunner, ids: readonly string[], now: number): Promise<void> {
@@ -188,10 +202,14 @@ export const POSTGRES_WRITES: TaskWrites = {
   },
 
   async claimContext(sql: SqlRunner, request: ClaimRequest): Promise<ClaimOutcome> {
-    const { key, contextId, owner, now, holder, leaseMs, maxContexts, replay } = request;
+    const { key, contextId, owner, now, holder, leaseMs, maxContexts, replay, start } = request;
     const until = now + leaseMs;
     const replayKey = replay ? [scopeKey(replay.scope), replay.messageId] : [null, null];
-    const values = [key, contextId, encodeOwner(owner), now, holder, until, maxContexts, ...replayKey];
+    const values = [
+      ...[key, contextId, encodeOwner(owner), now, holder, until, maxContexts, ...replayKey],
+      ...(start ? taskValues(start.task) : new Array<null>(TASK_VALUES).fill(null)),
+      ...replayValues(start?.replay),
+    ];
     const [row] = await sql.execute(rows<ClaimRow>(CLAIM, values));
     if (row?.outcome === 'busy' || row?.outcome === 'other_owner') return { kind: row.outcome };
     if (row?.outcome === 'replayed') return { kind: 'replayed', entry: replayEntryOf(row as ReplayRow) };
@@ -228,5 +246,31 @@ export const POSTGRES_WRITES: TaskWrites = {
 
 function* underLock(request: ClaimRequest): SqlScript<ClaimOutcome> {
   yield* rows(LOCK_OPENED);
-  return yield* claimContextIn('postgresql', request);
+  return yield* claimContextIn('postgresql', request, saveScript);
+}
+
+function saveScript(
+  stored: StoredTask,
+  options: SaveOptions,
+  now: number,
+  notice?: SettledNotice,
+): SqlScript<unknown> {
+  const { replay, answers, release } = options;
+  return rows(SAVE_TASK, [
+    ...taskValues(stored),
+    ...replayValues(replay),
+    answers ? scopeKey(answers.scope) : null,
+    answers?.messageId ?? null,
+    now,
+    release?.key ?? null,
+    release?.holder ?? null,
+    notice?.channel ?? null,
+    notice?.payload ?? null,
+  ]);
+}
+
+/** a replay entry to record: scope, messageId, fingerprint, expiry (nulls: none) */
+function replayValues(replay: SaveOptions['replay']): unknown[] {
+  if (!replay) return [null, null, null, null];
+  return [scopeKey(replay.scope), replay.messageId, replay.fingerprint, replay.expiresAt];
 }

@@ -44,9 +44,8 @@ const SQL = {
 
 export const SQLITE_WRITES: TaskWrites = {
   async saveTask(sql: SqlRunner, stored: StoredTask, options: SaveOptions, now: number): Promise<void> {
-    const save = run(SQL.saveTask, [...taskValues(stored), stored.contextKey]);
     // a transaction also for the save alone: it then joins the group commit instead of committing alone
-    await sql.transaction(saveWithReplay(save, stored, options, now));
+    await sql.transaction(saveScript(stored, options, now));
   },
 
   async forgetTasks(sql: SqlRunner, ids: readonly string[], now: number): Promise<void> {
@@ -54,7 +53,7 @@ export const SQLITE_WRITES: TaskWrites = {
   },
 
   claimContext(sql: SqlRunner, request: ClaimRequest): Promise<ClaimOutcome> {
-    return sql.transaction(claimContextIn('sqlite', request));
+    return sql.transaction(claimContextIn('sqlite', request, saveScript));
   },
 
   async releaseContext(sql: SqlRunner, key: string, holder: string): Promise<void> {
@@ -69,13 +68,12 @@ export const SQLITE_WRITES: TaskWrites = {
   *lockPushConfigs(): SqlScript<void> {},
 };
 
-function* saveWithReplay(
-  save: SqlScript<number>,
+function* saveScript(
   stored: StoredTask,
   { replay, answers, release: ending }: SaveOptions,
   now: number,
 ): SqlScript<void> {
-  yield* save;
+  yield* run(SQL.saveTask, [...taskValues(stored), stored.contextKey]);
   if (replay) {
     const { messageId, fingerprint, expiresAt } = replay;
     yield* run(SQL.putReplay, [scopeKey(replay.scope), messageId, fingerprint, stored.task.id, expiresAt]);

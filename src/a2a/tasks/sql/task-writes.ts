@@ -6,6 +6,9 @@
 import type { ClaimOutcome, ClaimRequest, SaveOptions, StoredTask } from '../task-store.js';
 import type { SqlRunner, SqlScript } from './sql-runner.js';
 
+/** the statements of a save (TaskWrites.saveTask), to run within another write (a claim's) */
+export type SaveScript = (stored: StoredTask, options: SaveOptions, now: number) => SqlScript<unknown>;
+
 /** a PostgreSQL notification to send when the write commits: what the task signals would send */
 export interface SettledNotice {
   readonly channel: string;

@@ -90,7 +90,7 @@ export class ContextClaims {
    */
   async claim(
     identity: ContextIdentity,
-    extra: { readonly replay?: ReplayKey; readonly start?: AcceptedTask } = {},
+    claimWith: { readonly replay?: ReplayKey; readonly start?: AcceptedTask } = {},
   ): Promise<ClaimResult> {
     if (this.running.has(identity.key)) throw busy(identity.contextId);
     // a claim of ours left over from a failed release is not another turn
@@ -103,7 +103,7 @@ export class ContextClaims {
       now: now(),
       leaseMs: this.leaseMs,
       maxContexts,
-      ...extra,
+      ...claimWith,
     });
     switch (outcome.kind) {
       case 'claimed': {

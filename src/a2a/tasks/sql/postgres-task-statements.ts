@@ -12,14 +12,14 @@ import type { ClaimOutcome, ClaimRequest, SaveOptions, StoredTask } from '../tas
 import { claimContextIn } from './context-claim.js';
 import { rows, run } from './sql-runner.js';
 import type { SqlRunner, SqlScript } from './sql-runner.js';
-import { encodeOwner, replayEntryOf, scopeKey, storedTaskOf, taskValues } from './task-rows.js';
+import { TASK_COLUMNS, encodeOwner, replayEntryOf, scopeKey, storedTaskOf, taskValues } from './task-rows.js';
 import type { ReplayRow, TaskRow } from './task-rows.js';
 import { REPLAY_SWEEP } from './task-sql.js';
 import { TERMINAL_STATES } from '../model.js';
 import type { SettledNotice, TaskWrites } from './task-writes.js';
 
-/** how many values taskValues gives (task-rows.ts) */
-const TASK_VALUES = 10;
+/** how many values taskValues gives (task-rows.ts): one a column */
+const TASK_VALUES = TASK_COLUMNS.split(',').length;
 
 const MEMBERS_OF_1 = 'SELECT 1 FROM a2a_tasks WHERE context_key = $1 AND member = 1';
 
@@ -30,16 +30,30 @@ const UPDATE_TASK = `context_key = EXCLUDED.context_key, owner = EXCLUDED.owner,
 const UPDATE_REPLAY = `fingerprint = EXCLUDED.fingerprint, task_id = EXCLUDED.task_id, answer = NULL,
       answer_bytes = 0, expires_at = EXCLUDED.expires_at`;
 
+/**
+ * The WITH clause deleting up to REPLAY_SWEEP expired replay entries when `scope`/`messageId` (SQL
+ * parameters) record a new one (and `when` holds), the new one excepted.
+ */
+function sweptReplays(scope: string, messageId: string, now: string, when = 'TRUE'): string {
+  return `swept AS (
+    DELETE FROM a2a_replays
+    WHERE ${scope}::text IS NOT NULL AND ${when} AND NOT (scope = ${scope}::text AND message_id = ${messageId}::text)
+      AND (scope, message_id) IN (SELECT scope, message_id FROM a2a_replays
+        WHERE expires_at <= ${now}::float8 ORDER BY expires_at LIMIT ${REPLAY_SWEEP})
+    RETURNING 1
+  )`;
+}
+
 /** the terminal states as SQL literals (fixed names of ours, never input) */
 const TERMINAL_SQL = [...TERMINAL_STATES].map((state) => `'${state}'`).join(', ');
 
 /**
  * $1 key, $2 contextId, $3 owner, $4 now, $5 holder, $6 claim until, $7 cap (0: none), $8–$9 the
  * message's replay key (scope null: none), $10–$19 the columns of the task it starts (null: none),
- * $20–$23 that task's replay entry (scope null: none), stored once claimed. Answers one row: replayed (the message's entry: nothing is
- * claimed), claimed (with the context's id, its tasks' ids and size, and its open tasks as JSON), busy,
- * other_owner, or at_cap (a new context needs an eviction); no row when another process opened the same
- * context at the same moment.
+ * $20–$23 that task's replay entry (scope null: none), stored once claimed. Answers one row: replayed
+ * (the message's entry: nothing is claimed), claimed (with the context's id, its tasks' ids and size,
+ * and its open tasks as JSON), busy, other_owner, or at_cap (a new context needs an eviction); no row
+ * when another process opened the same context at the same moment.
  */
 const CLAIM = `WITH replayed AS (
     SELECT fingerprint, task_id, answer FROM a2a_replays
@@ -86,14 +100,7 @@ const CLAIM = `WITH replayed AS (
     WHERE $20::text IS NOT NULL AND EXISTS (SELECT 1 FROM claimed)
     ON CONFLICT (scope, message_id) DO UPDATE SET ${UPDATE_REPLAY}
     RETURNING 1
-  ), swept AS (
-    DELETE FROM a2a_replays
-    WHERE $20::text IS NOT NULL AND EXISTS (SELECT 1 FROM claimed)
-      AND NOT (scope = $20::text AND message_id = $21::text)
-      AND (scope, message_id) IN (SELECT scope, message_id FROM a2a_replays
-        WHERE expires_at <= $4::float8 ORDER BY expires_at LIMIT ${REPLAY_SWEEP})
-    RETURNING 1
-  )
+  ), ${sweptReplays('$20', '$21', '$4', 'EXISTS (SELECT 1 FROM claimed)')}
   SELECT 'claimed' AS outcome, context_id,
     ARRAY(SELECT task_id FROM a2a_tasks WHERE context_key = $1 AND member = 1 ORDER BY seq) AS task_ids,
     (SELECT COALESCE(SUM(bytes), 0) FROM a2a_tasks WHERE context_key = $1 AND member = 1) AS task_bytes,
@@ -130,13 +137,7 @@ const SAVE_TASK = `WITH saved AS (
     SELECT $11::text, $12::text, $13::text, $1::text, NULL, 0, $14::float8 WHERE $11::text IS NOT NULL
     ON CONFLICT (scope, message_id) DO UPDATE SET ${UPDATE_REPLAY}
     RETURNING 1
-  ), swept AS (
-    DELETE FROM a2a_replays
-    WHERE $11::text IS NOT NULL AND NOT (scope = $11::text AND message_id = $12::text)
-      AND (scope, message_id) IN (SELECT scope, message_id FROM a2a_replays
-        WHERE expires_at <= $17::float8 ORDER BY expires_at LIMIT ${REPLAY_SWEEP})
-    RETURNING 1
-  ), answered AS (
+  ), ${sweptReplays('$11', '$12', '$17')}, answered AS (
     UPDATE a2a_replays SET answer = $10, answer_bytes = $7
     WHERE scope = $15::text AND message_id = $16::text AND expires_at > $17::float8
     RETURNING 1

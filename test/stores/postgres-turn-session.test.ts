@@ -1,10 +1,12 @@
 import { expect } from 'chai';
 import type { EventEmitter } from 'node:events';
+import pg from 'pg';
 import type { LockStore, TrackerStore } from '../../src/core/ports.js';
 import { joinTurnStores } from '../../src/stores/factory.js';
 import { PostgresLockStore, advisoryLockKey } from '../../src/stores/locks/postgres-lock-store.js';
 import { MemoryLockStore } from '../../src/stores/memory-lock-store.js';
 import { SqlTrackerStore } from '../../src/stores/sql/sql-tracker-store.js';
+import { APPEND_AND_UNLOCK_STATEMENT } from '../../src/stores/sql/postgres-statements.js';
 import { turnSessionOf } from '../../src/stores/sql/postgres-turn-session.js';
 import type { PostgresTurnSession } from '../../src/stores/sql/postgres-turn-session.js';
 import { sqliteTarget } from '../../src/stores/sql/sql-target.js';
@@ -13,6 +15,16 @@ import { adminQuery, createTestDatabase, postgresTarget, requirePostgres } from 
 import { deferred } from '../support/timing.js';
 import { lockStoreContract } from './lock-store-contract.js';
 import { expectCode, expectWholeTurns, snapshotOf, turnEvents, uniqueId } from './tracker-store-contract.js';
+
+/** How many connections hold the conversation's advisory lock (any database, any level). */
+async function lockHolders(conversationId: string): Promise<number> {
+  const result = await adminQuery(
+    `SELECT count(*)::int AS holders FROM pg_locks
+       WHERE locktype = 'advisory' AND granted AND ((classid::bigint << 32) | objid::bigint) = $1::bigint`,
+    [advisoryLockKey(conversationId)],
+  );
+  return (result.rows[0] as { holders: number }).holders;
+}
 
 /** A lock store joined with a tracker store on one database, counting the tracker store's pool borrowings. */
 interface JoinedPair {
@@ -145,6 +157,69 @@ describe('PostgreSQL turns on the lock connection (lock store joined with the tr
       await pair.tracker.append(id, turnEvents(id, 1), { expectedCount: 5 });
       expect((await pair.tracker.loadRecent(id)).eventCount).to.equal(10);
     });
+  });
+
+  it('frees the lock with the turn’s append: another process enters before the turn returns, and reads it', async () => {
+    const pair = await openPair();
+    const other = await openPair();
+    const id = uniqueId('append-unlocks');
+    await storeTurn(pair, id, 0);
+    await pair.lock.withLock(id, async () => {
+      const loaded = await pair.tracker.loadRecent(id);
+      expect(await lockHolders(id), 'held while the turn runs').to.equal(1);
+      await pair.tracker.append(id, turnEvents(id, 1), { expectedCount: loaded.eventCount });
+      expect(await lockHolders(id), 'freed by the append').to.equal(0);
+      await storeTurn(other, id, 2);
+    });
+    const events = await pair.tracker.loadAll(id);
+    expect(events).to.have.length(15);
+    expectWholeTurns(events);
+    expect(await lockHolders(id)).to.equal(0);
+  });
+
+  it('keeps the key locked until the append that frees it has committed', async () => {
+    const url = (database as TestDatabase).url;
+    const writer = new pg.Client({ connectionString: url });
+    const prober = new pg.Client({ connectionString: url });
+    await writer.connect();
+    await prober.connect();
+    const id = uniqueId('barrier');
+    const key = advisoryLockKey(id);
+    const enters = async (): Promise<boolean> => {
+      const result = await prober.query('SELECT pg_try_advisory_lock($1::bigint) AS entered', [key]);
+      const entered = (result.rows[0] as { entered: boolean }).entered;
+      if (entered) await prober.query('SELECT pg_advisory_unlock($1::bigint)', [key]);
+      return entered;
+    };
+    try {
+      await writer.query('SELECT pg_advisory_lock($1::bigint)', [key]);
+      await writer.query('BEGIN');
+      const rows = JSON.stringify([['user', 1, 'greet', null, '{}']]);
+      const appended = await writer.query({
+        ...APPEND_AND_UNLOCK_STATEMENT,
+        values: [key, id, 0, rows, null, null, null],
+      });
+      expect(Number((appended.rows[0] as { inserted: string }).inserted)).to.equal(1);
+      expect(await enters(), 'entered before the events were visible').to.equal(false);
+      await writer.query('COMMIT');
+      expect(await enters(), 'entered once committed').to.equal(true);
+    } finally {
+      await writer.end();
+      await prober.end();
+    }
+  });
+
+  it('keeps the lock for the turn when its append fails, and frees it when the turn ends', async () => {
+    const pair = await openPair();
+    const id = uniqueId('append-fails');
+    await storeTurn(pair, id, 0);
+    await pair.lock.withLock(id, async () => {
+      await expectCode(pair.tracker.append(id, turnEvents(id, 1), { expectedCount: 0 }), 'TRACKER_CONFLICT');
+      expect(await lockHolders(id), 'still held after the failed append').to.equal(1);
+    });
+    expect(await lockHolders(id)).to.equal(0);
+    await storeTurn(pair, id, 1);
+    expect(await pair.tracker.loadAll(id)).to.have.length(10);
   });
 
   it('sends work that outlives its turn to the pool, not to the connection of a later turn', async () => {

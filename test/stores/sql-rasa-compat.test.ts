@@ -265,6 +265,7 @@ describe('SqlTrackerStore reads a database written by Rasa', () => {
         '4 no second sender_id index',
         '5 a2a task store',
         '6 lock and load function',
+        '7 append and unlock function',
       ]);
     });
   });

@@ -90,7 +90,7 @@ export class PostgresLockStore implements LockStore {
   /**
    * Runs each turn's statements of `trackerStore` on the connection holding the turn's lock; the
    * caller makes sure the tracker store is PostgreSQL on this store's database and schema, migrated
-   * (migration 6) before the first lock.
+   * (migrations 6 and 7) before the first lock.
    */
   joinTrackerStore(trackerStore: object): void {
     this.joined = trackerStore;
@@ -137,13 +137,24 @@ export class PostgresLockStore implements LockStore {
       throw storeError(error, `lock store (${this.describe()})`, 'take a conversation lock');
     }
     this.holding.set(client, conversationId);
+    const session = this.joined
+      ? {
+          conversationId,
+          owner: this.joined,
+          connection: client,
+          lockKey: key,
+          prefetched,
+          open: true,
+          released: false,
+        }
+      : undefined;
     try {
-      if (!this.joined) return await work();
-      const session = { conversationId, owner: this.joined, connection: client, prefetched, open: true };
-      return await runTurnSession(session, work);
+      return session ? await runTurnSession(session, work) : await work();
     } finally {
       this.holding.delete(client);
-      await this.unlock(client, key);
+      // the turn's append freed the lock as it committed
+      if (session?.released) client.release();
+      else await this.unlock(client, key);
     }
   }
 

@@ -7,7 +7,7 @@
 import type { Knex } from 'knex';
 import { AppError } from '../../core/errors.js';
 import { A2A_TASK_TABLES } from './a2a-task-tables.js';
-import { LOCK_AND_LOAD_FUNCTION } from './postgres-statements.js';
+import { APPEND_AND_UNLOCK_FUNCTION, LOCK_AND_LOAD_FUNCTION } from './postgres-statements.js';
 
 export type Dialect = 'sqlite' | 'postgresql';
 
@@ -115,6 +115,12 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 6,
     name: 'lock and load function',
     statements: { sqlite: [], postgresql: [LOCK_AND_LOAD_FUNCTION] },
+  },
+  {
+    // a turn's append frees its lock as it commits (postgres-turn-session.ts)
+    version: 7,
+    name: 'append and unlock function',
+    statements: { sqlite: [], postgresql: [APPEND_AND_UNLOCK_FUNCTION] },
   },
 ];
 

@@ -84,25 +84,78 @@ export const UNLOCK_STATEMENT = {
  * element of an array in JavaScript, which cost more than the rest of the statement's preparation
  * (an event's JSON text is full of quotes to escape); JSON.stringify does it natively.
  */
-export const APPEND_STATEMENT = {
-  name: 'parley_append_v2',
-  text: `WITH inserted AS (
+/** The append's text over the given parameters (placeholders or a function's arguments), ending in `tail`. */
+const appendQuery = (p: AppendParameters, tail: string): string => `WITH inserted AS (
       INSERT INTO events (sender_id, seq, type_name, timestamp, intent_name, action_name, data)
-      SELECT $1::varchar, $2::integer + (appended.position - 1)::integer, appended.row ->> 0,
+      SELECT ${p.sender}::varchar, ${p.first}::integer + (appended.position - 1)::integer, appended.row ->> 0,
              (appended.row ->> 1)::double precision, appended.row ->> 2, appended.row ->> 3,
              appended.row ->> 4
-      FROM jsonb_array_elements($3::jsonb) WITH ORDINALITY AS appended (row, position)
-      WHERE $2::integer = 0
-         OR EXISTS (SELECT 1 FROM events WHERE sender_id = $1::varchar AND seq = $2::integer - 1)
+      FROM jsonb_array_elements(${p.rows}::jsonb) WITH ORDINALITY AS appended (row, position)
+      WHERE ${p.first}::integer = 0
+         OR EXISTS (SELECT 1 FROM events WHERE sender_id = ${p.sender}::varchar AND seq = ${p.first}::integer - 1)
       RETURNING seq
     ), snapshot AS (
       INSERT INTO tracker_snapshots (sender_id, event_count, data, updated)
-      SELECT $1::varchar, $4::integer, $5::text, $6::double precision
-      WHERE $5::text IS NOT NULL AND EXISTS (SELECT 1 FROM inserted)
+      SELECT ${p.sender}::varchar, ${p.count}::integer, ${p.data}::text, ${p.updated}::double precision
+      WHERE ${p.data}::text IS NOT NULL AND EXISTS (SELECT 1 FROM inserted)
       ON CONFLICT (sender_id) DO UPDATE
       SET event_count = EXCLUDED.event_count, data = EXCLUDED.data, updated = EXCLUDED.updated
     )
-    SELECT COUNT(*) AS inserted FROM inserted`,
+    ${tail}`;
+
+interface AppendParameters {
+  readonly sender: string;
+  readonly first: string;
+  readonly rows: string;
+  readonly count: string;
+  readonly data: string;
+  readonly updated: string;
+}
+
+export const APPEND_STATEMENT = {
+  name: 'parley_append_v2',
+  text: appendQuery(
+    { sender: '$1', first: '$2', rows: '$3', count: '$4', data: '$5', updated: '$6' },
+    'SELECT COUNT(*) AS inserted FROM inserted',
+  ),
+} as const;
+
+/**
+ * The append of the turn that holds the conversation's advisory lock (p_key), which also frees the lock:
+ * a turn then costs two round trips (lock and load, append) instead of three. The session lock is let
+ * go inside the append's transaction, so the same key is first taken at transaction level: the server
+ * frees that one only once the transaction has committed and is visible, and a turn waiting for the
+ * key (here or in another process) enters only then and reads the events appended here.
+ */
+export const APPEND_AND_UNLOCK_FUNCTION = `CREATE OR REPLACE FUNCTION parley_append_and_unlock(
+    p_key bigint, p_sender varchar, p_first integer, p_rows jsonb, p_count integer, p_data text,
+    p_updated double precision)
+  RETURNS bigint
+  LANGUAGE plpgsql VOLATILE AS $body$
+  DECLARE
+    v_inserted bigint;
+  BEGIN
+    PERFORM pg_advisory_xact_lock(p_key);
+    ${appendQuery(
+      {
+        sender: 'p_sender',
+        first: 'p_first',
+        rows: 'p_rows',
+        count: 'p_count',
+        data: 'p_data',
+        updated: 'p_updated',
+      },
+      'SELECT COUNT(*) INTO v_inserted FROM inserted',
+    )};
+    PERFORM pg_advisory_unlock(p_key);
+    RETURN v_inserted;
+  END
+  $body$`;
+
+export const APPEND_AND_UNLOCK_STATEMENT = {
+  name: 'parley_append_and_unlock_v1',
+  text: `SELECT parley_append_and_unlock($1::bigint, $2::varchar, $3::integer, $4::jsonb, $5::integer,
+    $6::text, $7::double precision) AS inserted`,
 } as const;
 
 export async function loadRecentRows(
@@ -123,14 +176,21 @@ export async function loadAfterRows(
   return result.rows as StoredEventRow[];
 }
 
-/** Appends `rows` (at least one, numbered from `expectedCount`); answers how many went in. */
+/**
+ * Appends `rows` (at least one, numbered from `expectedCount`); answers how many went in. With `unlockKey`
+ * (the turn's connection holds that advisory lock), the statement also frees the lock once it commits.
+ */
 export async function appendRows(
   connection: PostgresConnection,
-  conversationId: string,
-  expectedCount: number,
-  rows: readonly EventRow[],
-  snapshot: SnapshotRow | undefined,
+  append: {
+    readonly conversationId: string;
+    readonly expectedCount: number;
+    readonly rows: readonly EventRow[];
+    readonly snapshot: SnapshotRow | undefined;
+    readonly unlockKey?: string;
+  },
 ): Promise<number> {
+  const { conversationId, expectedCount, rows, snapshot, unlockKey } = append;
   const values = [
     conversationId,
     expectedCount,
@@ -141,6 +201,9 @@ export async function appendRows(
     snapshot?.data ?? null,
     snapshot?.updated ?? null,
   ];
-  const result = await connection.query({ ...APPEND_STATEMENT, values });
+  const result =
+    unlockKey === undefined
+      ? await connection.query({ ...APPEND_STATEMENT, values })
+      : await connection.query({ ...APPEND_AND_UNLOCK_STATEMENT, values: [unlockKey, ...values] });
   return Number((result.rows[0] as { inserted?: number | string } | undefined)?.inserted);
 }

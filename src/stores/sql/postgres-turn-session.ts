@@ -2,8 +2,11 @@
  * A PostgreSQL turn on one connection. When the advisory locks of the lock store live in the tracker
  * store's database, the lock store takes a conversation's lock and reads the conversation in one
  * statement (`parley_lock_and_load`, migration 6), on the connection that then holds the lock, and
- * the tracker store runs the turn's other statements on that connection too. A turn then costs three
- * round trips (lock and load, append, unlock) on one connection instead of four on two.
+ * the tracker store runs the turn's other statements on that connection too. The turn's append frees the
+ * lock as it commits (`parley_append_and_unlock`, migration 7): a turn then costs two round trips (lock
+ * and load, append) on one connection instead of four on two. The session ends with that append: what
+ * else the turn stores goes to the pool, unlocked, and the store's expected-count check guards it as it
+ * guards a turn whose lock connection was lost.
  *
  * The session is found by the conversation's id: a process holds one lock of a conversation at a time
  * (the lock store's local queue), so for one tracker store there is at most one session per id. It
@@ -19,9 +22,13 @@ export interface PostgresTurnSession {
   /** the tracker store the lock store was joined with: only it uses the session */
   readonly owner: object;
   readonly connection: PostgresConnection;
+  /** the advisory lock key the connection holds */
+  readonly lockKey: string;
   /** what the lock statement read, until the turn's first load takes it or a write makes it stale */
   prefetched: RecentRow[] | undefined;
   open: boolean;
+  /** the turn's append freed the lock: the lock store has nothing left to unlock */
+  released: boolean;
 }
 
 /** the open sessions, per tracker store and conversation */
@@ -30,7 +37,13 @@ const sessions = new WeakMap<object, Map<string, PostgresTurnSession>>();
 /** The open session of this conversation's turn for `owner`, if a turn of it holds the lock. */
 export function turnSessionOf(conversationId: string, owner: object): PostgresTurnSession | undefined {
   const session = sessions.get(owner)?.get(conversationId);
-  return session?.open ? session : undefined;
+  return session?.open && !session.released ? session : undefined;
+}
+
+/** The append that freed the lock committed: the session's connection holds nothing of the turn any more. */
+export function markReleased(session: PostgresTurnSession): void {
+  session.released = true;
+  session.prefetched = undefined;
 }
 
 /** Runs `work` with the session open and closes it when the work settles. */

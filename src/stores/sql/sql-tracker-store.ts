@@ -40,7 +40,7 @@ import { appendRows, loadAfterRows, loadRecentRows } from './postgres-statements
 import { PostgresKeptStates } from './postgres-kept-states.js';
 import { checkConversationId, checkCount, conflict, rowsOf } from './sql-tracker-checks.js';
 import type { PostgresConnection } from './postgres-statements.js';
-import { takePrefetched, turnSessionOf } from './postgres-turn-session.js';
+import { markReleased, takePrefetched, turnSessionOf } from './postgres-turn-session.js';
 import type { RecentRow } from './sqlite-statements.js';
 
 export interface SqlTrackerStoreOptions {
@@ -187,16 +187,23 @@ export class SqlTrackerStore implements TrackerStore {
     });
   }
 
-  /** PostgreSQL: the events, the snapshot and the check of the event before them in one round trip. */
+  /**
+   * PostgreSQL: the events, the snapshot and the check of the event before them in one round trip; on
+   * the turn's lock connection, the same statement frees the lock.
+   */
   private async appendInOneStatement(
     conversationId: string,
     expectedCount: number,
     rows: readonly EventRow[],
     snapshot: SnapshotRow | undefined,
   ): Promise<void> {
-    const inserted = await this.onTurnConnection(conversationId, (connection) =>
-      appendRows(connection, conversationId, expectedCount, rows, snapshot),
-    );
+    const session = turnSessionOf(conversationId, this);
+    const append = { conversationId, expectedCount, rows, snapshot };
+    let inserted: number;
+    if (session) {
+      inserted = await appendRows(session.connection, { ...append, unlockKey: session.lockKey });
+      markReleased(session);
+    } else inserted = await this.withPostgres((connection) => appendRows(connection, append));
     if (inserted !== rows.length) throw conflict(conversationId, expectedCount);
   }
 

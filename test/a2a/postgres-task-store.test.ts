@@ -7,7 +7,7 @@ import { createTestDatabase, postgresTarget, requirePostgres } from '../support/
 import { rowsOf } from '../support/sql-databases.js';
 import { SqlTaskStoreHarness, sqlTaskStoreBehaviour } from './sql-task-store-support.js';
 import { taskStoreContract } from './task-store-contract.js';
-import { T0, claimRequest, storedTask } from './task-store-contract-support.js';
+import { T0, claimRequest, contextWith, storedTask } from './task-store-contract-support.js';
 
 describe('SqlTaskStore on PostgreSQL', function () {
   this.timeout(60_000);
@@ -114,6 +114,38 @@ describe('SqlTaskStore on PostgreSQL', function () {
         const before = count();
         await step();
         expect(count() - before, name).to.equal(1);
+      }
+    });
+
+    it('makes room at the cap in the claim’s one statement, passing over an idle context another statement holds', async () => {
+      const opened = await harness.open();
+      await contextWith(opened, 'held', [storedTask('h1', { key: 'held' })], { now: T0 });
+      await contextWith(opened, 'idle', [storedTask('i1', { key: 'idle' })], { now: T0 + 1 });
+      await contextWith(opened, 'waiting', [storedTask('w1', { key: 'waiting', state: 'input-required' })], {
+        now: T0 + 2,
+      });
+      const holder = new pg.Client({ connectionString: (database as TestDatabase).url });
+      await holder.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query("SELECT 1 FROM a2a_contexts WHERE context_key = 'held' FOR UPDATE");
+        const { store, count } = counted();
+        const started = storedTask('n1', { key: 'new', state: 'submitted' });
+        const outcome = await store.claimContext(
+          claimRequest('new', { now: T0 + 3, maxContexts: 3, start: { task: started } }),
+        );
+        expect(count(), 'statements').to.equal(1);
+        expect(outcome.kind).to.equal('claimed');
+        expect(outcome.kind === 'claimed' && outcome.evictions).to.deep.equal([
+          { context: { key: 'idle', contextId: 'ctx-idle', owner: 'alice' }, reason: 'idle', openTasks: [] },
+        ]);
+        expect(await store.getTask('i1')).to.equal(undefined);
+        expect(await store.getTask('n1')).to.deep.equal(started);
+        expect(await store.getTask('h1')).not.to.equal(undefined);
+        expect((await store.stats()).contexts).to.equal(3);
+      } finally {
+        await holder.query('ROLLBACK');
+        await holder.end();
       }
     });
 

@@ -6,13 +6,25 @@
  * decides, so of two processes claiming it one waits and then finds it claimed. A new context under
  * `max_contexts` takes the row lock of the `opened` tally (a2a-task-tables.ts in src/stores/sql), so
  * new contexts are created one at a time and each sees the count its predecessor left. At the cap, the
- * eviction runs as context-claim.ts's statements in a transaction holding that same lock.
+ * same statement evicts the least recently used idle context (one no other statement has locked) and
+ * opens the new one in its place, so a busy store at its cap holds that lock for one statement, not
+ * for a transaction of round trips. Only when no context is idle (a caller's fair share decides, or
+ * the cap is full) does the eviction run as context-claim.ts's statements in a transaction holding
+ * that same lock.
  */
-import type { ClaimOutcome, ClaimRequest, SaveOptions, StoredTask } from '../task-store.js';
+import type { ClaimOutcome, ClaimRequest, Eviction, SaveOptions, StoredTask } from '../task-store.js';
 import { claimContextIn } from './context-claim.js';
 import { rows, run } from './sql-runner.js';
 import type { SqlRunner, SqlScript } from './sql-runner.js';
-import { TASK_COLUMNS, encodeOwner, replayEntryOf, scopeKey, storedTaskOf, taskValues } from './task-rows.js';
+import {
+  TASK_COLUMNS,
+  decodeOwner,
+  encodeOwner,
+  replayEntryOf,
+  scopeKey,
+  storedTaskOf,
+  taskValues,
+} from './task-rows.js';
 import type { ReplayRow, TaskRow } from './task-rows.js';
 import { REPLAY_SWEEP } from './task-sql.js';
 import { TERMINAL_STATES } from '../model.js';
@@ -52,8 +64,9 @@ const TERMINAL_SQL = [...TERMINAL_STATES].map((state) => `'${state}'`).join(', '
  * message's replay key (scope null: none), $10–$19 the columns of the task it starts (null: none),
  * $20–$23 that task's replay entry (scope null: none), stored once claimed. Answers one row: replayed
  * (the message's entry: nothing is claimed), claimed (with the context's id, its tasks' ids and size,
- * and its open tasks as JSON), busy, other_owner, or at_cap (a new context needs an eviction); no row
- * when another process opened the same context at the same moment.
+ * and its open tasks as JSON, and the idle context it evicted to make room, if any), busy,
+ * other_owner, or at_cap (no context is idle: a fair share decides); no row when another process opened
+ * the same context at the same moment.
  */
 const CLAIM = `WITH replayed AS (
     SELECT fingerprint, task_id, answer FROM a2a_replays
@@ -70,6 +83,24 @@ const CLAIM = `WITH replayed AS (
   ), room AS (
     SELECT opened.total - closed.total < $7::integer AS free
     FROM opened, a2a_context_tally closed WHERE closed.kind = 'closed'
+  ), victim AS (
+    SELECT c.context_key FROM a2a_contexts c
+    WHERE EXISTS (SELECT 1 FROM room WHERE NOT free) AND c.context_key <> $1::text
+      AND (c.claim_until IS NULL OR c.claim_until <= $4::float8)
+      AND NOT EXISTS (SELECT 1 FROM a2a_tasks t
+        WHERE t.context_key = c.context_key AND t.member = 1 AND t.state NOT IN (${TERMINAL_SQL}))
+    ORDER BY c.used_seq LIMIT 1
+    FOR UPDATE OF c SKIP LOCKED
+  ), evicted AS (
+    DELETE FROM a2a_contexts c USING victim WHERE c.context_key = victim.context_key
+    RETURNING c.context_key, c.context_id, c.owner
+  ), evicted_push AS (
+    DELETE FROM a2a_push_configs WHERE task_id IN (SELECT task_id FROM a2a_tasks
+      WHERE context_key IN (SELECT context_key FROM evicted) AND member = 1)
+    RETURNING 1
+  ), evicted_tasks AS (
+    DELETE FROM a2a_tasks WHERE context_key IN (SELECT context_key FROM evicted) AND member = 1
+    RETURNING 1
   ), reclaimed AS (
     UPDATE a2a_contexts SET last_used = $4::float8, used_seq = nextval('a2a_context_uses'),
       claim_holder = $5::text, claim_until = $6::float8
@@ -81,7 +112,7 @@ const CLAIM = `WITH replayed AS (
     INSERT INTO a2a_contexts (context_key, context_id, owner, last_used, used_seq, claim_holder, claim_until)
     SELECT $1::text, $2::text, $3::text, $4::float8, nextval('a2a_context_uses'), $5::text, $6::float8
     WHERE NOT EXISTS (SELECT 1 FROM current) AND NOT EXISTS (SELECT 1 FROM replayed)
-      AND ($7::integer <= 0 OR EXISTS (SELECT 1 FROM room WHERE free))
+      AND ($7::integer <= 0 OR EXISTS (SELECT 1 FROM room WHERE free) OR EXISTS (SELECT 1 FROM evicted))
     ON CONFLICT (context_key) DO NOTHING
     RETURNING context_id
   ), claimed AS (
@@ -107,14 +138,19 @@ const CLAIM = `WITH replayed AS (
     (SELECT COALESCE(json_agg(json_build_object('owner', owner, 'context_key', context_key, 'bytes', bytes,
         'deadline', deadline, 'data', data) ORDER BY seq), '[]'::json)
       FROM a2a_tasks WHERE context_key = $1 AND member = 1 AND state NOT IN (${TERMINAL_SQL})) AS open_tasks,
-    NULL AS fingerprint, NULL AS task_id, NULL AS answer
+    NULL AS fingerprint, NULL AS task_id, NULL AS answer,
+    NULL AS evicted_key, NULL AS evicted_id, NULL AS evicted_owner
   FROM reclaimed
-  UNION ALL SELECT 'claimed', context_id, ARRAY[]::text[], 0, '[]'::json, NULL, NULL, NULL FROM inserted
+  UNION ALL SELECT 'claimed', inserted.context_id, ARRAY[]::text[], 0, '[]'::json, NULL, NULL, NULL,
+      evicted.context_key, evicted.context_id, evicted.owner
+    FROM inserted LEFT JOIN evicted ON TRUE
   UNION ALL SELECT CASE WHEN owner <> $3 THEN 'other_owner' ELSE 'busy' END, NULL, NULL, NULL, NULL,
-      NULL, NULL, NULL
+      NULL, NULL, NULL, NULL, NULL, NULL
     FROM current WHERE NOT EXISTS (SELECT 1 FROM reclaimed)
-  UNION ALL SELECT 'at_cap', NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM room WHERE NOT free
-  UNION ALL SELECT 'replayed', NULL, NULL, NULL, NULL, fingerprint, task_id, answer FROM replayed`;
+  UNION ALL SELECT 'at_cap', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+    FROM room WHERE NOT free AND NOT EXISTS (SELECT 1 FROM evicted)
+  UNION ALL SELECT 'replayed', NULL, NULL, NULL, NULL, fingerprint, task_id, answer, NULL, NULL, NULL
+    FROM replayed`;
 
 /** the lock new contexts are created under (see the file's comment) */
 const LOCK_OPENED = "SELECT total FROM a2a_context_tally WHERE kind = 'opened' FOR UPDATE";
@@ -185,6 +221,10 @@ interface ClaimRow {
   readonly fingerprint: string | null;
   readonly task_id: string | null;
   readonly answer: string | null;
+  /** the idle context evicted to make room (owner escaped) */
+  readonly evicted_key: string | null;
+  readonly evicted_id: string | null;
+  readonly evicted_owner: string | null;
 }
 
 export const POSTGRES_WRITES: TaskWrites = {
@@ -226,9 +266,9 @@ export const POSTGRES_WRITES: TaskWrites = {
         openTasks,
         claim: { holder, until },
       };
-      return { kind: 'claimed', context, evictions: [] };
+      return { kind: 'claimed', context, evictions: evictionOf(row) };
     }
-    // at the cap, or opened by another process just now: decided again under the lock
+    // no idle context at the cap, or opened by another process just now: decided again under the lock
     return sql.transaction(underLock(request));
   },
 
@@ -244,6 +284,13 @@ export const POSTGRES_WRITES: TaskWrites = {
     yield* rows(PUSH_LOCK);
   },
 };
+
+/** the idle context a claim evicted in its statement: none of its tasks was open */
+function evictionOf(row: ClaimRow): Eviction[] {
+  if (row.evicted_key === null || row.evicted_id === null || row.evicted_owner === null) return [];
+  const context = { key: row.evicted_key, contextId: row.evicted_id, owner: decodeOwner(row.evicted_owner) };
+  return [{ context, reason: 'idle', openTasks: [] }];
+}
 
 function* underLock(request: ClaimRequest): SqlScript<ClaimOutcome> {
   yield* rows(LOCK_OPENED);

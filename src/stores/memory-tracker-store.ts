@@ -92,6 +92,8 @@ export class MemoryTrackerStore implements TrackerStore {
     stored.touched = this.now();
     this.conversations.set(conversationId, stored);
     if (this.packAfterMs > 0 && stored.recent.length > 0) {
+      // moved to the end: the set stays in the order of the last turns, the next one due first
+      this.pending.delete(conversationId);
       this.pending.add(conversationId);
       this.scheduleSweep(this.packAfterMs);
     }
@@ -126,7 +128,8 @@ export class MemoryTrackerStore implements TrackerStore {
     let packed = 0;
     for (const conversationId of this.pending) {
       const stored = this.conversations.get(conversationId);
-      if (stored && started - stored.touched < this.packAfterMs) continue;
+      // the ones after it had their turns later still
+      if (stored && started - stored.touched < this.packAfterMs) break;
       this.pending.delete(conversationId);
       if (stored && stored.recent.length > 0) {
         stored.packed.push(this.packer.pack(stored.recent));
@@ -156,14 +159,10 @@ export class MemoryTrackerStore implements TrackerStore {
 
   /** 0 when a conversation is already due (the last slice ran out of time), else until the oldest is. */
   private nextSweepDelay(): number {
-    const now = this.now();
-    let wait = this.packAfterMs;
-    for (const conversationId of this.pending) {
-      const touched = this.conversations.get(conversationId)?.touched ?? 0;
-      wait = Math.min(wait, Math.max(0, touched + this.packAfterMs - now));
-      if (wait === 0) break;
-    }
-    return wait;
+    const oldest = this.pending.values().next();
+    if (oldest.done) return this.packAfterMs;
+    const touched = this.conversations.get(oldest.value)?.touched ?? 0;
+    return Math.min(this.packAfterMs, Math.max(0, touched + this.packAfterMs - this.now()));
   }
 }
 

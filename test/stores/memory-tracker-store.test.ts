@@ -39,6 +39,25 @@ describe('MemoryTrackerStore packing idle conversations', () => {
     expect(recent.eventsAfterSnapshot).to.deep.equal([]);
   });
 
+  it('packs the conversations in the order of their last turn: one begun earlier but active since waits', async () => {
+    const { store, clock } = packingStore();
+    await store.append('early', turnEvents('early', 1), { expectedCount: 0 });
+    clock.now = 100;
+    await store.append('later', turnEvents('later', 1), { expectedCount: 0 });
+    clock.now = 900;
+    await store.append('early', turnEvents('early', 2), { expectedCount: 5 });
+    clock.now = 1200;
+    expect(store.packIdleConversations(), 'only "later" is idle').to.equal(1);
+    expect(store.pendingPacking).to.equal(1);
+    clock.now = 1900;
+    expect(store.packIdleConversations()).to.equal(1);
+    expect(store.pendingPacking).to.equal(0);
+    expect(await store.loadAll('early')).to.deep.equal([
+      ...turnEvents('early', 1),
+      ...turnEvents('early', 2),
+    ]);
+  });
+
   it('appends after packing and loads packed and recent events in order', async () => {
     const { store, clock } = packingStore();
     const turns = [1, 2, 3, 4].map((turn) => turnEvents('b', turn));

@@ -194,10 +194,10 @@ describe('PostgreSQL turns on the lock connection (lock store joined with the tr
     try {
       await writer.query('SELECT pg_advisory_lock($1::bigint)', [key]);
       await writer.query('BEGIN');
-      const rows = JSON.stringify([['user', 1, 'greet', null, '{}']]);
+      const rows = JSON.stringify([['user', 1, 'greet', null]]);
       const appended = await writer.query({
         ...APPEND_AND_UNLOCK_STATEMENT,
-        values: [key, id, 0, rows, null, null, null],
+        values: [key, id, 0, rows, null, null, null, '{"event":"user"}'],
       });
       expect(Number((appended.rows[0] as { inserted: string }).inserted)).to.equal(1);
       expect(await enters(), 'entered before the events were visible').to.equal(false);

@@ -12,6 +12,7 @@
  * seq, and a writer whose count was too high finds no predecessor and inserts nothing. Every writer
  * keeps a conversation's seqs contiguous, so no event can sit beyond the appended ones.
  */
+import { AppError } from '../../core/errors.js';
 import type { EventRow, SnapshotRow, StoredEventRow } from './event-rows.js';
 import type { RecentRow } from './sqlite-statements.js';
 
@@ -77,20 +78,13 @@ export const UNLOCK_STATEMENT = {
   text: 'SELECT pg_advisory_unlock($1::bigint)',
 } as const;
 
-/**
- * $1 sender, $2 the seq of the first event (the count the turn loaded), $3 the events' columns as one
- * JSON array of rows, $4–$6 the snapshot (null data: none). Answers one row, `inserted`: all the
- * events, or none. The rows travel as JSON, not as one array parameter per column: pg escapes each
- * element of an array in JavaScript, which cost more than the rest of the statement's preparation
- * (an event's JSON text is full of quotes to escape); JSON.stringify does it natively.
- */
 /** The append's text over the given parameters (placeholders or a function's arguments), ending in `tail`. */
 const appendQuery = (p: AppendParameters, tail: string): string => `WITH inserted AS (
       INSERT INTO events (sender_id, seq, type_name, timestamp, intent_name, action_name, data)
       SELECT ${p.sender}::varchar, ${p.first}::integer + (appended.position - 1)::integer, appended.row ->> 0,
-             (appended.row ->> 1)::double precision, appended.row ->> 2, appended.row ->> 3,
-             appended.row ->> 4
-      FROM jsonb_array_elements(${p.rows}::jsonb) WITH ORDINALITY AS appended (row, position)
+             (appended.row ->> 1)::double precision, appended.row ->> 2, appended.row ->> 3, appended.data
+      FROM ROWS FROM (jsonb_array_elements(${p.rows}::jsonb), unnest(string_to_array(${p.texts}::text, E'\\n')))
+        WITH ORDINALITY AS appended (row, data, position)
       WHERE ${p.first}::integer = 0
          OR EXISTS (SELECT 1 FROM events WHERE sender_id = ${p.sender}::varchar AND seq = ${p.first}::integer - 1)
       RETURNING seq
@@ -106,16 +100,26 @@ const appendQuery = (p: AppendParameters, tail: string): string => `WITH inserte
 interface AppendParameters {
   readonly sender: string;
   readonly first: string;
+  /** a JSON array of [type_name, timestamp, intent_name, action_name], one an event */
   readonly rows: string;
+  /** the events' JSON texts, joined by newlines (JSON.stringify writes none) */
+  readonly texts: string;
   readonly count: string;
   readonly data: string;
   readonly updated: string;
 }
 
+/**
+ * $1 sender, $2 the seq of the first event (the count the turn loaded), $3 the events' other columns
+ * as one JSON array of rows, $4–$6 the snapshot (null data: none), $7 the events' JSON texts.
+ * Answers one row, `inserted`: all the events, or none. No parameter is an array: pg escapes each
+ * element of an array in JavaScript, which cost more than the rest of the statement's preparation
+ * (an event's JSON text is full of quotes to escape); the texts, joined, go as they are.
+ */
 export const APPEND_STATEMENT = {
-  name: 'parley_append_v2',
+  name: 'parley_append_v3',
   text: appendQuery(
-    { sender: '$1', first: '$2', rows: '$3', count: '$4', data: '$5', updated: '$6' },
+    { sender: '$1', first: '$2', rows: '$3', count: '$4', data: '$5', updated: '$6', texts: '$7' },
     'SELECT COUNT(*) AS inserted FROM inserted',
   ),
 } as const;
@@ -129,7 +133,7 @@ export const APPEND_STATEMENT = {
  */
 export const APPEND_AND_UNLOCK_FUNCTION = `CREATE OR REPLACE FUNCTION parley_append_and_unlock(
     p_key bigint, p_sender varchar, p_first integer, p_rows jsonb, p_count integer, p_data text,
-    p_updated double precision)
+    p_updated double precision, p_texts text)
   RETURNS bigint
   LANGUAGE plpgsql VOLATILE AS $body$
   DECLARE
@@ -144,6 +148,7 @@ export const APPEND_AND_UNLOCK_FUNCTION = `CREATE OR REPLACE FUNCTION parley_app
         count: 'p_count',
         data: 'p_data',
         updated: 'p_updated',
+        texts: 'p_texts',
       },
       'SELECT COUNT(*) INTO v_inserted FROM inserted',
     )};
@@ -155,7 +160,7 @@ export const APPEND_AND_UNLOCK_FUNCTION = `CREATE OR REPLACE FUNCTION parley_app
 export const APPEND_AND_UNLOCK_STATEMENT = {
   name: 'parley_append_and_unlock_v1',
   text: `SELECT parley_append_and_unlock($1::bigint, $2::varchar, $3::integer, $4::jsonb, $5::integer,
-    $6::text, $7::double precision) AS inserted`,
+    $6::text, $7::double precision, $8::text) AS inserted`,
 } as const;
 
 export async function loadRecentRows(
@@ -194,16 +199,29 @@ export async function appendRows(
   const values = [
     conversationId,
     expectedCount,
-    JSON.stringify(
-      rows.map((row) => [row.type_name, row.timestamp, row.intent_name, row.action_name, row.data]),
-    ),
+    JSON.stringify(rows.map((row) => [row.type_name, row.timestamp, row.intent_name, row.action_name])),
     snapshot?.event_count ?? null,
     snapshot?.data ?? null,
     snapshot?.updated ?? null,
+    joinedTexts(rows),
   ];
   const result =
     unlockKey === undefined
       ? await connection.query({ ...APPEND_STATEMENT, values })
       : await connection.query({ ...APPEND_AND_UNLOCK_STATEMENT, values: [unlockKey, ...values] });
   return Number((result.rows[0] as { inserted?: number | string } | undefined)?.inserted);
+}
+
+/**
+ * The events' JSON texts as one parameter, a newline between two: sent as they are, where one JSON
+ * array of them would escape every quote of every event (the cost of the statement's preparation).
+ */
+function joinedTexts(rows: readonly EventRow[]): string {
+  const texts = rows.map((row) => row.data);
+  if (texts.some((text) => text.includes('\n')))
+    throw new AppError({
+      code: 'INTERNAL',
+      message: 'an event row holds a newline: not JSON.stringify text',
+    });
+  return texts.join('\n');
 }

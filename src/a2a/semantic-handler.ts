@@ -162,7 +162,8 @@ export class SemanticHandler {
     }
     this.refuseWhenClosing();
     if (message.taskId) continuable(message, named);
-    const contextId = message.contextId ?? named?.task.contextId ?? this.newId();
+    const contextId = knownContext ?? this.newId();
+    const unseen = contextId !== knownContext;
     const key = this.conversationOf(caller, contextId);
     const taskId = message.taskId ?? this.newId();
     const received: A2aMessage = { ...message, contextId, taskId };
@@ -214,7 +215,7 @@ export class SemanticHandler {
       await this.endings
         .applyLimits(key, size, this.live.stored(taskId))
         .catch((error: unknown) => this.limitsFailed(key, error));
-    const turn = this.runner.run(key, received, params.request);
+    const turn = this.runner.run(key, received, { request: params.request, unseen });
     const accepted = this.live.get(taskId) as Task;
     // set below in this same tick: the callback runs once the task settled, always later
     const held: { hold?: ClaimHold } = {};
@@ -267,9 +268,8 @@ export class SemanticHandler {
   }
 
   /**
-   * A task's settled state is stored: the other processes hear it (unless its write told them), and
-   * a terminal task's timeout timer goes (a timer a message, each held until its deadline, an hour by
-   * default).
+   * A task's settled state is stored: the other processes hear it (unless its write told them), and a
+   * terminal task's timeout timer goes (a timer a message, each held until its deadline, an hour by default).
    */
   private settledHere(id: string, announced: boolean): void {
     const task = this.live.get(id);

@@ -53,15 +53,19 @@ export class TurnRunner {
    * turn, up to its last published event, passes the admission: a shutdown waits until the answer
    * and the streams' final events are out.
    */
-  async run(conversationId: string, message: A2aMessage, request?: object): Promise<void> {
+  async run(
+    conversationId: string,
+    message: A2aMessage,
+    given: { readonly request?: object; readonly unseen?: boolean } = {},
+  ): Promise<void> {
     const task = this.options.live.get(message.taskId as string) as Task;
     this.options.live.publish(this.status(task, 'working', undefined));
     try {
       await this.admission.track(
         A2A_INPUT_CHANNEL,
         conversationId,
-        () => this.turn(conversationId, task, message),
-        request,
+        () => this.turn(conversationId, task, message, given.unseen === true),
+        given.request,
       );
     } catch (error) {
       this.options.logger.error(
@@ -77,7 +81,13 @@ export class TurnRunner {
     }
   }
 
-  private async turn(conversationId: string, task: Task, message: A2aMessage): Promise<void> {
+  /** `unseen`: the contextId was made up for this message, so its conversation holds nothing yet */
+  private async turn(
+    conversationId: string,
+    task: Task,
+    message: A2aMessage,
+    unseen: boolean,
+  ): Promise<void> {
     const { agent, live } = this.options;
     const text = message.parts.flatMap((part) => (part.kind === 'text' ? [part.text] : [])).join('\n');
     const prefill = prefillFromParts(message.parts, this.slotNames);
@@ -85,6 +95,7 @@ export class TurnRunner {
       conversationId,
       text,
       inputChannel: A2A_INPUT_CHANNEL,
+      ...(unseen ? { unseen } : {}),
       ...(message.metadata ? { metadata: message.metadata } : {}),
       ...(prefill.commands.length > 0
         ? { commandGenerator: prefillingGenerator(this.options.commandGenerator, prefill.commands) }

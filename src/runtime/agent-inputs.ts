@@ -46,6 +46,12 @@ export interface IncomingMessage {
   readonly commandGenerator?: CommandGenerator;
   /** hears this turn's trace (the inspector's turns), in place of the agent's sink */
   readonly trace?: TraceSink;
+  /**
+   * The conversation id was made up for this message (A2A's new contextId): nothing is stored under
+   * it, so the turn begins a fresh conversation without reading the store; its write still checks
+   * that nothing is (TRACKER_CONFLICT otherwise).
+   */
+  readonly unseen?: boolean;
 }
 
 /** A user message recorded without acting on it; understood unless its parse data is given. */

@@ -34,6 +34,8 @@ import type { AgentOptions, IncomingMessage, LoggedMessage, SessionRule } from '
 
 const ACTION_SESSION_START = 'action_session_start';
 const FLOW_POLICY: PredictedBy = { policy: 'FlowPolicy', confidence: 1 };
+/** what a store holds of a conversation id made up for its first message (IncomingMessage.unseen) */
+const UNSEEN: RecentConversation = { eventCount: 0, eventsAfterSnapshot: [] };
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -271,7 +273,7 @@ export class Agent {
     message: IncomingMessage | undefined,
     session: SessionRule | 'never' = 'if-needed',
   ): Promise<OpenTurn> {
-    const recent = await this.options.trackerStore.loadRecent(conversationId);
+    const recent = message?.unseen ? UNSEEN : await this.options.trackerStore.loadRecent(conversationId);
     const state = await this.stateOf(conversationId, recent);
     const turn = new OpenTurn({
       conversationId,

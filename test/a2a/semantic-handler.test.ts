@@ -34,6 +34,21 @@ describe('A2A semantic handler: messages, tasks and contexts', () => {
     expect(second.artifacts.map((artifact) => artifact.name)).to.deep.equal(['dialogue_result']);
   });
 
+  it('skips the tracker read only for a context it made up: a named context or task is read', async () => {
+    const { handler, agent } = await setup();
+    const unseen: (boolean | undefined)[] = [];
+    const handle = agent.handleMessage.bind(agent);
+    agent.handleMessage = (incoming) => {
+      unseen.push(incoming.unseen);
+      return handle(incoming);
+    };
+    const first = await send(handler, message(START));
+    await send(handler, message(FINISH, { taskId: first.id }));
+    await send(handler, message(START, { contextId: first.contextId }));
+    await send(handler, message(START, { contextId: 'named-by-the-caller' }));
+    expect(unseen).to.deep.equal([true, undefined, undefined, undefined]);
+  });
+
   it('a listener hears the task from its first event to the final status; unsubscribe stops it', async () => {
     const { handler } = await setup();
     const heard: TaskEvent[] = [];

@@ -171,4 +171,33 @@ describe('Agent: what the HTTP API uses', () => {
       'action_session_start',
     );
   });
+
+  it('begins a conversation whose id was made up for the message without reading the store; one that exists conflicts', async () => {
+    let loads = 0;
+    const inner = new MemoryTrackerStore();
+    const counting: TrackerStore = {
+      loadRecent: (id) => {
+        loads += 1;
+        return inner.loadRecent(id);
+      },
+      loadAll: (id) => inner.loadAll(id),
+      append: (id, events, options) => inner.append(id, events, options),
+    };
+    const chat = await startConversation(assistant, { trackerStore: counting });
+    const first = await chat.agent.handleMessage({ conversationId: 'made-up', text: '/greet', unseen: true });
+    expect(loads, 'reads of the store').to.equal(0);
+    expect(utterances(first.events)).to.include('utter_hello');
+    expect(eventNames(await inner.loadAll('made-up')).slice(0, 3)).to.deep.equal(SESSION);
+    const next = await chat.agent.handleMessage({ conversationId: 'made-up', text: '/greet' });
+    expect(loads).to.equal(1);
+    expect(next.eventCount).to.be.greaterThan(first.eventCount);
+    const stored = (await inner.loadAll('made-up')).length;
+    try {
+      await chat.agent.handleMessage({ conversationId: 'made-up', text: '/greet', unseen: true });
+      expect.fail('an unseen message for a stored conversation was stored');
+    } catch (error) {
+      expect((error as AppError).code).to.equal('TRACKER_CONFLICT');
+    }
+    expect(await inner.loadAll('made-up')).to.have.length(stored);
+  });
 });

@@ -192,9 +192,9 @@ export class SemanticHandler {
     const unsubscribe = listener ? this.events.subscribe(taskId, listener) : () => undefined;
     try {
       await this.endings.endEvicted(claimed.evictions);
-      // read again under the claim: a turn elsewhere may have changed the task since
+      // read again under the claim (by it, if open): a turn elsewhere may have changed the task since
       const existing = message.taskId
-        ? continuable(message, await this.ownedOrUndefined(taskId, caller))
+        ? continuable(message, await this.ownedOrUndefined(taskId, caller, claimed.openTasks))
         : undefined;
       await params.beforeRun?.(taskId);
       if (existing) {
@@ -309,8 +309,9 @@ export class SemanticHandler {
     this.claims.close();
   }
 
-  private async ownedOrUndefined(id: string, caller: string): Promise<StoredTask | undefined> {
-    const stored = this.live.stored(id) ?? (await this.store.getTask(id));
+  private async ownedOrUndefined(id: string, caller: string, openTasksAsClaimed?: readonly StoredTask[]) {
+    const claimed = openTasksAsClaimed?.find(({ task }) => task.id === id);
+    const stored = this.live.stored(id) ?? claimed ?? (await this.store.getTask(id));
     return stored && stored.owner === caller ? stored : undefined;
   }
 

@@ -1,6 +1,8 @@
 import { expect } from 'chai';
 import type { SemanticHandler } from '../../src/a2a/semantic-handler.js';
 import type { TaskEvent } from '../../src/a2a/tasks/model.js';
+import { MemoryTaskStore } from '../../src/a2a/tasks/memory/memory-task-store.js';
+import type { StoredTask } from '../../src/a2a/tasks/task-store.js';
 import { FINISH, message, refusal, send, setup, START, statusData, T0, tick } from './semantic-support.js';
 
 /** The A2A semantics of messages, tasks and contexts, replays and listing, without a wire or a server. */
@@ -47,6 +49,33 @@ describe('A2A semantic handler: messages, tasks and contexts', () => {
     await send(handler, message(START, { contextId: first.contextId }));
     await send(handler, message(START, { contextId: 'named-by-the-caller' }));
     expect(unseen).to.deep.equal([true, undefined, undefined, undefined]);
+  });
+
+  it('continues a task as its context’s claim read it, without reading the task again', async () => {
+    const store = new MemoryTaskStore({ replayTtlSeconds: 600, now: () => T0 });
+    let reads = 0;
+    const getTask = store.getTask.bind(store);
+    store.getTask = (id) => {
+      reads += 1;
+      return getTask(id);
+    };
+    // as the PostgreSQL store does: the claim answers with the context's open tasks
+    const claimContext = store.claimContext.bind(store);
+    store.claimContext = async (request) => {
+      const outcome = await claimContext(request);
+      if (outcome.kind !== 'claimed') return outcome;
+      const tasks = await Promise.all(outcome.context.taskIds.map((id) => getTask(id)));
+      const openTasks = tasks.filter(
+        (stored): stored is StoredTask => stored?.task.status.state === 'input-required',
+      );
+      return { ...outcome, context: { ...outcome.context, openTasks } };
+    };
+    const { handler } = await setup({}, { store });
+    const first = await send(handler, message(START));
+    reads = 0;
+    const second = await send(handler, message(FINISH, { taskId: first.id }));
+    expect(second.status.state).to.equal('completed');
+    expect(reads, 'the read before the claim, none under it').to.equal(1);
   });
 
   it('a listener hears the task from its first event to the final status; unsubscribe stops it', async () => {

@@ -146,22 +146,22 @@ export class SemanticHandler {
     const { message, caller } = params;
     refuseOversized(message, this.maxMessageBytes);
     const fingerprint = messageFingerprint(message);
-    // a retry is recognised before the task's state is checked: the retried message may have ended it
-    const named = message.taskId ? await this.ownedOrUndefined(message.taskId, caller) : undefined;
+    // a task named without its context is read for it; with its context, the claim reads it (open tasks)
+    const readFirst = message.taskId !== undefined && message.contextId === undefined;
+    const named = readFirst ? await this.ownedOrUndefined(message.taskId as string, caller) : undefined;
     const knownContext = message.contextId ?? named?.task.contextId;
     const replayKey = (contextId: string): ReplayKey => ({
       scope: this.replayScope(caller, contextId),
       messageId: message.messageId,
     });
-    // the replay entry is read with the claim (one write) unless something must be checked before it
-    const replayFirst =
-      knownContext !== undefined && (message.taskId !== undefined || this.options.admission?.isClosing);
+    // a retry is recognised (here, else by the claim) before the task is checked: its first send may have ended it
+    const replayFirst = knownContext !== undefined && (readFirst || this.options.admission?.isClosing);
     if (replayFirst) {
       const replayed = await this.replays.replayed(replayKey(knownContext), fingerprint, knownContext);
       if (replayed) return replayed;
     }
     this.refuseWhenClosing();
-    if (message.taskId) continuable(message, named);
+    if (readFirst) continuable(message, named);
     const contextId = knownContext ?? this.newId();
     const unseen = contextId !== knownContext;
     const key = this.conversationOf(caller, contextId);

@@ -51,31 +51,27 @@ describe('A2A semantic handler: messages, tasks and contexts', () => {
     expect(unseen).to.deep.equal([true, undefined, undefined, undefined]);
   });
 
-  it('continues a task as its context’s claim read it, without reading the task again', async () => {
-    const store = new MemoryTaskStore({ replayTtlSeconds: 600, now: () => T0 });
-    let reads = 0;
-    const getTask = store.getTask.bind(store);
-    store.getTask = (id) => {
-      reads += 1;
-      return getTask(id);
-    };
-    // as the PostgreSQL store does: the claim answers with the context's open tasks
-    const claimContext = store.claimContext.bind(store);
-    store.claimContext = async (request) => {
-      const outcome = await claimContext(request);
-      if (outcome.kind !== 'claimed') return outcome;
-      const tasks = await Promise.all(outcome.context.taskIds.map((id) => getTask(id)));
-      const openTasks = tasks.filter(
-        (stored): stored is StoredTask => stored?.task.status.state === 'input-required',
-      );
-      return { ...outcome, context: { ...outcome.context, openTasks } };
-    };
+  it('continues a task as its context’s claim read it: named with its context, nothing is read before', async () => {
+    const { store, reads } = claimReadingOpenTasks();
     const { handler } = await setup({}, { store });
     const first = await send(handler, message(START));
-    reads = 0;
-    const second = await send(handler, message(FINISH, { taskId: first.id }));
+    const second = await send(handler, message(FINISH, { taskId: first.id, contextId: first.contextId }));
     expect(second.status.state).to.equal('completed');
-    expect(reads, 'the read before the claim, none under it').to.equal(1);
+    expect(reads(), 'task reads').to.equal(0);
+    const third = await send(handler, message(START));
+    await send(handler, message(FINISH, { taskId: third.id }));
+    expect(reads(), 'a task named without its context is read for it, once').to.equal(1);
+  });
+
+  it('answers a task the claimed context does not hold as unknown, leaving no context behind', async () => {
+    const { store } = claimReadingOpenTasks();
+    const { handler } = await setup({}, { store });
+    const unknown = handler.sendMessage({
+      message: message(FINISH, { taskId: 'no-such-task', contextId: 'new-context' }),
+      caller: '',
+    });
+    await expectRejection(unknown, /no-such-task/);
+    expect((await store.stats()).contexts).to.equal(0);
   });
 
   it('a listener hears the task from its first event to the final status; unsubscribe stops it', async () => {
@@ -326,3 +322,35 @@ describe('A2A semantic handler: listing tasks', () => {
     }
   });
 });
+
+/** A memory task store whose claims answer with the context's open tasks, as PostgreSQL's do; task reads counted. */
+function claimReadingOpenTasks(): { store: MemoryTaskStore; reads: () => number } {
+  const store = new MemoryTaskStore({ replayTtlSeconds: 600, now: () => T0 });
+  let reads = 0;
+  const getTask = store.getTask.bind(store);
+  store.getTask = (id) => {
+    reads += 1;
+    return getTask(id);
+  };
+  const claimContext = store.claimContext.bind(store);
+  store.claimContext = async (request) => {
+    const outcome = await claimContext(request);
+    if (outcome.kind !== 'claimed') return outcome;
+    const tasks = await Promise.all(outcome.context.taskIds.map((id) => getTask(id)));
+    const openTasks = tasks.filter(
+      (stored): stored is StoredTask => stored?.task.status.state === 'input-required',
+    );
+    return { ...outcome, context: { ...outcome.context, openTasks } };
+  };
+  return { store, reads: () => reads };
+}
+
+async function expectRejection(promise: Promise<unknown>, message: RegExp): Promise<void> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(String((error as Error).message)).to.match(message);
+    return;
+  }
+  expect.fail('resolved');
+}

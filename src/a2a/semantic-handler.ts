@@ -154,7 +154,7 @@ export class SemanticHandler {
       scope: this.replayScope(caller, contextId),
       messageId: message.messageId,
     });
-    // a retry is recognised (here, else by the claim) before the task is checked: its first send may have ended it
+    // a retry is known (here, else by the claim) before the task is checked: its first send may have ended it
     const replayFirst = knownContext !== undefined && (readFirst || this.options.admission?.isClosing);
     if (replayFirst) {
       const replayed = await this.replays.replayed(replayKey(knownContext), fingerprint, knownContext);

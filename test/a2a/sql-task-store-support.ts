@@ -5,10 +5,14 @@
  */
 import { expect } from 'chai';
 import { SqlTaskStore } from '../../src/a2a/tasks/sql/sql-task-store.js';
+import { TERMINAL_STATES_SQL } from '../../src/a2a/tasks/sql/task-rows.js';
+import { CONTEXT_SQL } from '../../src/a2a/tasks/sql/task-sql.js';
 import type { TaskStore } from '../../src/a2a/tasks/task-store.js';
+import { A2A_OPEN_TASKS_INDEX } from '../../src/stores/sql/a2a-task-tables.js';
 import type { SqlTarget } from '../../src/stores/sql/sql-target.js';
 import { SqlTrackerStore } from '../../src/stores/sql/sql-tracker-store.js';
 import { turnEvents } from '../stores/tracker-store-contract.js';
+import { rowsOf } from '../support/sql-databases.js';
 import { CONTRACT_LIMITS, ManualClock } from './task-store-contract.js';
 import { storedTask as storedTaskOf } from './task-store-contract-support.js';
 
@@ -61,6 +65,48 @@ export function sqlTaskStoreBehaviour(harness: SqlTaskStoreHarness, description:
       const store = await harness.open();
       expect(store.describe()).to.match(description);
       expect(store.describe()).to.equal(harness.tracker.describe());
+    });
+
+    it('asks for open tasks as the index of open tasks defines them (same states, same order)', () => {
+      expect(A2A_OPEN_TASKS_INDEX.replace(/\s+/g, ' ')).to.include(
+        `WHERE member = 1 AND state NOT IN ${TERMINAL_STATES_SQL}`,
+      );
+      expect(CONTEXT_SQL.idle.replace(/\s+/g, ' ')).to.include(
+        `t.member = 1 AND t.state NOT IN ${TERMINAL_STATES_SQL}`,
+      );
+    });
+
+    it('deletes expired replay entries as new ones are recorded (every write on SQLite, every 64 on PostgreSQL)', async () => {
+      const store = await harness.open();
+      const count = async () => {
+        const result = await harness.tracker.database.run('count', (db) =>
+          db.raw('SELECT COUNT(*) AS n FROM a2a_replays'),
+        );
+        return Number(rowsOf<{ n: number | string }>(result)[0]?.n);
+      };
+      const record = (id: string, expiresAt: number) =>
+        store.saveTask(storedTaskOf(id, { state: 'submitted' }), {
+          replay: { scope: 'alice\u0000conv-a', messageId: id, fingerprint: 'fp', expiresAt },
+        });
+      // expired entries of an earlier process (nothing recorded by this store yet)
+      await harness.tracker.database.run('expired entries', (db) =>
+        db('a2a_replays').insert(
+          Array.from({ length: 150 }, (_, n) => ({
+            scope: 'gone',
+            message_id: `old-${n}`,
+            fingerprint: 'fp',
+            task_id: `old-${n}`,
+            answer_bytes: 0,
+            expires_at: harness.clock.now - 1 - n,
+          })),
+        ),
+      );
+      for (let n = 0; n < 64; n += 1) await record(`new-${n}`, harness.clock.now + 60_000);
+      expect(await count()).to.equal(64);
+      expect(
+        (await store.getReplay({ scope: 'alice\u0000conv-a', messageId: 'new-0' }, harness.clock.now))
+          ?.taskId,
+      ).to.equal('new-0');
     });
 
     it('leaves the shared database open when it closes', async () => {

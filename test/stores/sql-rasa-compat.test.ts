@@ -266,6 +266,7 @@ describe('SqlTrackerStore reads a database written by Rasa', () => {
         '5 a2a task store',
         '6 lock and load function',
         '7 append and unlock function',
+        '8 a2a open tasks index',
       ]);
     });
   });

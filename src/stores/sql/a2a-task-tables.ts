@@ -122,3 +122,13 @@ export const A2A_TASK_TABLES: Readonly<Record<'sqlite' | 'postgresql', readonly 
       FOR EACH STATEMENT EXECUTE FUNCTION parley_a2a_context_tally()`,
   ],
 };
+
+/**
+ * Migration 8: the open tasks of contexts (not terminal: the four terminal states spelt out, as a
+ * migration never changes once shipped). Finding the least recently used idle context at the cap asks,
+ * for each candidate, whether it has an open task; without this index PostgreSQL answered that by
+ * scanning every task once per claim (about 500 pages at 2,000 tasks), and the claim held the lock under
+ * which contexts open meanwhile. Open tasks are few, so the index is small.
+ */
+export const A2A_OPEN_TASKS_INDEX = `CREATE INDEX ix_a2a_tasks_open ON a2a_tasks (context_key)
+  WHERE member = 1 AND state NOT IN ('completed', 'canceled', 'failed', 'rejected')`;

@@ -6,7 +6,7 @@
  */
 import type { Knex } from 'knex';
 import { AppError } from '../../core/errors.js';
-import { A2A_TASK_TABLES } from './a2a-task-tables.js';
+import { A2A_OPEN_TASKS_INDEX, A2A_TASK_TABLES } from './a2a-task-tables.js';
 import { APPEND_AND_UNLOCK_FUNCTION, LOCK_AND_LOAD_FUNCTION } from './postgres-statements.js';
 
 export type Dialect = 'sqlite' | 'postgresql';
@@ -121,6 +121,12 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 7,
     name: 'append and unlock function',
     statements: { sqlite: [], postgresql: [APPEND_AND_UNLOCK_FUNCTION] },
+  },
+  {
+    // an idle context is found at the cap without scanning every task (a2a-task-tables.ts)
+    version: 8,
+    name: 'a2a open tasks index',
+    statements: both([A2A_OPEN_TASKS_INDEX]),
   },
 ];
 

@@ -26,7 +26,6 @@ import {
   taskValues,
 } from './task-rows.js';
 import type { ReplayRow, TaskRow } from './task-rows.js';
-import { REPLAY_SWEEP } from './task-sql.js';
 import { TERMINAL_STATES } from '../model.js';
 import type { SettledNotice, TaskWrites } from './task-writes.js';
 
@@ -42,19 +41,19 @@ const UPDATE_TASK = `context_key = EXCLUDED.context_key, owner = EXCLUDED.owner,
 const UPDATE_REPLAY = `fingerprint = EXCLUDED.fingerprint, task_id = EXCLUDED.task_id, answer = NULL,
       answer_bytes = 0, expires_at = EXCLUDED.expires_at`;
 
+/** how many replay entries a process records between two sweeps of the expired ones */
+export const REPLAY_SWEEP_EVERY = 64;
+
 /**
- * The WITH clause deleting up to REPLAY_SWEEP expired replay entries when `scope`/`messageId` (SQL
- * parameters) record a new one (and `when` holds), the new one excepted.
+ * $1 now, $2 how many: the oldest expired replay entries. Not a WITH clause of the writes recording
+ * entries, as SQLite has it: a connection plans a named statement once for the table as it then is,
+ * and a sweep planned on a nearly empty table read all of it each time (by the time entries expire, a
+ * table of 100,000 entries) and made the whole write too costly for PostgreSQL to keep its plan. This
+ * one is planned each time (runPlannedEach) and goes by the rows' physical addresses; an entry
+ * recorded again meanwhile has another address and stays.
  */
-function sweptReplays(scope: string, messageId: string, now: string, when = 'TRUE'): string {
-  return `swept AS (
-    DELETE FROM a2a_replays
-    WHERE ${scope}::text IS NOT NULL AND ${when} AND NOT (scope = ${scope}::text AND message_id = ${messageId}::text)
-      AND (scope, message_id) IN (SELECT scope, message_id FROM a2a_replays
-        WHERE expires_at <= ${now}::float8 ORDER BY expires_at LIMIT ${REPLAY_SWEEP})
-    RETURNING 1
-  )`;
-}
+export const SWEEP_EXPIRED_REPLAYS = `DELETE FROM a2a_replays WHERE ctid = ANY(ARRAY(
+    SELECT ctid FROM a2a_replays WHERE expires_at <= $1::float8 ORDER BY expires_at LIMIT $2::integer))`;
 
 /** the terminal states as SQL literals (fixed names of ours, never input) */
 const TERMINAL_SQL = [...TERMINAL_STATES].map((state) => `'${state}'`).join(', ');
@@ -131,7 +130,7 @@ const CLAIM = `WITH replayed AS (
     WHERE $20::text IS NOT NULL AND EXISTS (SELECT 1 FROM claimed)
     ON CONFLICT (scope, message_id) DO UPDATE SET ${UPDATE_REPLAY}
     RETURNING 1
-  ), ${sweptReplays('$20', '$21', '$4', 'EXISTS (SELECT 1 FROM claimed)')}
+  )
   SELECT 'claimed' AS outcome, context_id,
     ARRAY(SELECT task_id FROM a2a_tasks WHERE context_key = $1 AND member = 1 ORDER BY seq) AS task_ids,
     (SELECT COALESCE(SUM(bytes), 0) FROM a2a_tasks WHERE context_key = $1 AND member = 1) AS task_bytes,
@@ -173,7 +172,7 @@ const SAVE_TASK = `WITH saved AS (
     SELECT $11::text, $12::text, $13::text, $1::text, NULL, 0, $14::float8 WHERE $11::text IS NOT NULL
     ON CONFLICT (scope, message_id) DO UPDATE SET ${UPDATE_REPLAY}
     RETURNING 1
-  ), ${sweptReplays('$11', '$12', '$17')}, answered AS (
+  ), answered AS (
     UPDATE a2a_replays SET answer = $10, answer_bytes = $7
     WHERE scope = $15::text AND message_id = $16::text AND expires_at > $17::float8
     RETURNING 1

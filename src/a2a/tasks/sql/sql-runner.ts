@@ -18,6 +18,11 @@ export interface Statement {
   readonly kind: 'rows' | 'run';
   readonly sql: string;
   readonly parameters: readonly unknown[];
+  /**
+   * PostgreSQL: planned with its values each time (an unnamed statement), for a statement whose best
+   * plan depends on how big a table has grown since the connection first ran it
+   */
+  readonly planEach?: boolean;
 }
 
 /** statements run one after the other, each handed the result of the one before; returns T */
@@ -29,6 +34,11 @@ export function* rows<T>(sql: string, parameters: readonly unknown[] = []): SqlS
 
 export function* run(sql: string, parameters: readonly unknown[] = []): SqlScript<number> {
   return (yield { kind: 'run', sql, parameters }) as number;
+}
+
+/** `run`, planned with its values each time on PostgreSQL (Statement.planEach) */
+export function* runPlannedEach(sql: string, parameters: readonly unknown[] = []): SqlScript<number> {
+  return (yield { kind: 'run', sql, parameters, planEach: true }) as number;
 }
 
 export interface SqlRunner {
@@ -114,8 +124,11 @@ export class PostgresRunner implements SqlRunner {
   async execute<T>(script: SqlScript<T>): Promise<T> {
     let step = script.next();
     while (!step.done) {
-      const { kind, sql, parameters } = step.value;
-      const result = await this.connection.query({ ...named(sql), values: parameters });
+      const { kind, sql, parameters, planEach } = step.value;
+      const { name, text } = named(sql);
+      const result = await this.connection.query(
+        planEach ? { text, values: parameters } : { name, text, values: parameters },
+      );
       step = script.next(kind === 'rows' ? result.rows : (result.rowCount ?? 0));
     }
     return step.value;

@@ -32,15 +32,15 @@ import type {
 } from '../task-store.js';
 import type { Task } from '../model.js';
 import { membersOf, replayOf } from './context-claim.js';
-import { POSTGRES_WRITES } from './postgres-task-statements.js';
+import { POSTGRES_WRITES, REPLAY_SWEEP_EVERY, SWEEP_EXPIRED_REPLAYS } from './postgres-task-statements.js';
 import { pushConfigsOf, putPushConfigIn } from './sql-push-configs.js';
-import { PostgresRunner, SqliteRunner, SqliteScripts, rows, run } from './sql-runner.js';
+import { PostgresRunner, SqliteRunner, SqliteScripts, rows, run, runPlannedEach } from './sql-runner.js';
 import type { SqlRunner, SqlScript } from './sql-runner.js';
 import { SQLITE_WRITES } from './sqlite-task-statements.js';
 import type { SqliteConnection, TaskDatabase } from './task-database.js';
 import { beyondLimits, contextOf, encodeOwner, storedTaskOf } from './task-rows.js';
 import type { ContextRow, MemberRow, TaskRow } from './task-rows.js';
-import { CONTEXT_SQL, PUSH_SQL, TASK_SQL, listStatements } from './task-sql.js';
+import { CONTEXT_SQL, PUSH_SQL, REPLAY_SWEEP, TASK_SQL, listStatements } from './task-sql.js';
 import type { SettledNotice, TaskWrites } from './task-writes.js';
 
 export interface SqlTaskLimits {
@@ -75,6 +75,8 @@ export class SqlTaskStore implements TaskStore {
   private readonly sqlite: SqliteRunner;
   private readonly announce: ((taskId: string) => SettledNotice) | undefined;
   readonly announcesSettled: boolean;
+  /** replay entries recorded since the last sweep (PostgreSQL) */
+  private recordedReplays = 0;
 
   constructor(options: SqlTaskStoreOptions) {
     this.database = options.database;
@@ -103,6 +105,7 @@ export class SqlTaskStore implements TaskStore {
   async saveTask(task: StoredTask, options: SaveOptions = {}): Promise<void> {
     const notice = options.announce ? this.announce?.(task.task.id) : undefined;
     await this.write('save a task', (sql) => this.writes.saveTask(sql, task, options, this.now(), notice));
+    if (options.replay) await this.recorded();
   }
 
   async removeTasks(ids: readonly string[]): Promise<void> {
@@ -129,7 +132,9 @@ export class SqlTaskStore implements TaskStore {
   }
 
   async claimContext(request: ClaimRequest): Promise<ClaimOutcome> {
-    return this.write('claim a context', (sql) => this.writes.claimContext(sql, request));
+    const outcome = await this.write('claim a context', (sql) => this.writes.claimContext(sql, request));
+    if (outcome.kind === 'claimed' && request.start?.replay) await this.recorded();
+    return outcome;
   }
 
   async renewClaims(keys: readonly string[], holder: string, until: number): Promise<void> {
@@ -184,6 +189,22 @@ export class SqlTaskStore implements TaskStore {
 
   async close(): Promise<void> {
     // the database is the tracker store's: it closes it
+  }
+
+  /**
+   * A replay entry was recorded. PostgreSQL: every REPLAY_SWEEP_EVERY of them, the expired entries go
+   * in a statement of their own, planned for the table as it is then (postgres-task-statements.ts says
+   * why not in the writes); SQLite sweeps in each write's transaction. Lookups ignore expired entries
+   * anyway: a sweep that fails (the database went away) is left to the next one.
+   */
+  private async recorded(): Promise<void> {
+    if (this.database.dialect !== 'postgresql') return;
+    this.recordedReplays += 1;
+    if (this.recordedReplays < REPLAY_SWEEP_EVERY) return;
+    this.recordedReplays = 0;
+    await this.write('sweep expired replay entries', (sql) =>
+      sql.execute(runPlannedEach(SWEEP_EXPIRED_REPLAYS, [this.now(), REPLAY_SWEEP * REPLAY_SWEEP_EVERY])),
+    ).catch(() => undefined);
   }
 
   /** a read: one more try on a fresh connection when the first was lost */

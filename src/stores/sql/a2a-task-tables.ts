@@ -124,7 +124,7 @@ export const A2A_TASK_TABLES: Readonly<Record<'sqlite' | 'postgresql', readonly 
 };
 
 /**
- * Migration 8: the open tasks of contexts (not terminal: the four terminal states spelt out, as a
+ * Migration 8, PostgreSQL: the open tasks of contexts (not terminal: the four terminal states spelt out, as a
  * migration never changes once shipped). Finding the least recently used idle context at the cap asks,
  * for each candidate, whether it has an open task; without this index PostgreSQL answered that by
  * scanning every task once per claim (about 500 pages at 2,000 tasks), and the claim held the lock under

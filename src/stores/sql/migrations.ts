@@ -123,10 +123,11 @@ export const MIGRATIONS: readonly Migration[] = [
     statements: { sqlite: [], postgresql: [APPEND_AND_UNLOCK_FUNCTION] },
   },
   {
-    // an idle context is found at the cap without scanning every task (a2a-task-tables.ts)
+    // PostgreSQL finds an idle context at the cap without scanning every task (a2a-task-tables.ts);
+    // SQLite looks up each candidate's tasks by context already, and would only pay for the index
     version: 8,
     name: 'a2a open tasks index',
-    statements: both([A2A_OPEN_TASKS_INDEX]),
+    statements: { sqlite: [], postgresql: [A2A_OPEN_TASKS_INDEX] },
   },
 ];
 

@@ -21,6 +21,8 @@ export const SILENT_LOGGER: Logger = {
 
 /** A logger adding `fields` to every line: the logger's own child when it has one, else a wrapper. */
 export function withFields(logger: Logger, given: Record<string, unknown>): Logger {
+  // nothing to add to lines that go nowhere (every request binds its id: a copy of each line's fields)
+  if (logger === SILENT_LOGGER) return logger;
   // a pino child's bindings bypass the process logger's bounding hook (log-fields.ts)
   const fields = boundedLogValue(given) as Record<string, unknown>;
   if (logger.child) return logger.child(fields);

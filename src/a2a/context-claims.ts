@@ -26,6 +26,8 @@ export type ClaimResult =
       readonly taskBytes?: number;
       readonly openTaskIds?: readonly string[];
       readonly openTasks?: readonly StoredTask[];
+      /** StoredContext.keptAt */
+      readonly keptAt?: number;
       readonly evictions: readonly Eviction[];
     }
   | { readonly kind: 'replayed'; readonly entry: ReplayEntry };
@@ -110,13 +112,14 @@ export class ContextClaims {
         // a placeholder until the work is known, so that a second message here is refused at once
         this.running.set(identity.key, new Promise<void>(() => undefined));
         this.renewSoon();
-        const { taskIds, taskBytes, openTaskIds, openTasks } = outcome.context;
+        const { taskIds, taskBytes, openTaskIds, openTasks, keptAt } = outcome.context;
         return {
           kind: 'claimed',
           taskIds,
           ...(taskBytes !== undefined ? { taskBytes } : {}),
           ...(openTaskIds ? { openTaskIds } : {}),
           ...(openTasks ? { openTasks } : {}),
+          ...(keptAt !== undefined ? { keptAt } : {}),
           evictions: outcome.evictions,
         };
       }

@@ -215,7 +215,7 @@ export class SemanticHandler {
       await this.endings
         .applyLimits(key, size, this.live.stored(taskId))
         .catch((error: unknown) => this.limitsFailed(key, error));
-    const turn = this.runner.run(key, received, { request: params.request, unseen });
+    const turn = this.runner.run(key, received, { request: params.request, unseen, keptAt: claimed.keptAt });
     const accepted = this.live.get(taskId) as Task;
     // set below in this same tick: the callback runs once the task settled, always later
     const held: { hold?: ClaimHold } = {};

@@ -33,6 +33,16 @@ export interface TurnRunnerOptions {
   readonly admission?: TurnAdmission;
 }
 
+/** what the handler knows when a turn starts */
+export interface TurnStart {
+  /** the HTTP request carrying the message (its log line gets the turn's fields) */
+  readonly request?: object;
+  /** the contextId was made up for this message, so its conversation holds nothing yet */
+  readonly unseen?: boolean;
+  /** the claim's StoredContext.keptAt: the conversation's event count, the previous turn being ours */
+  readonly keptAt?: number | undefined;
+}
+
 export class TurnRunner {
   private readonly options: TurnRunnerOptions;
   private readonly slotNames: ReadonlySet<string>;
@@ -53,18 +63,14 @@ export class TurnRunner {
    * turn, up to its last published event, passes the admission: a shutdown waits until the answer
    * and the streams' final events are out.
    */
-  async run(
-    conversationId: string,
-    message: A2aMessage,
-    given: { readonly request?: object; readonly unseen?: boolean } = {},
-  ): Promise<void> {
+  async run(conversationId: string, message: A2aMessage, given: TurnStart = {}): Promise<void> {
     const task = this.options.live.get(message.taskId as string) as Task;
     this.options.live.publish(this.status(task, 'working', undefined));
     try {
       await this.admission.track(
         A2A_INPUT_CHANNEL,
         conversationId,
-        () => this.turn(conversationId, task, message, given.unseen === true),
+        () => this.turn(conversationId, task, message, given),
         given.request,
       );
     } catch (error) {
@@ -81,12 +87,11 @@ export class TurnRunner {
     }
   }
 
-  /** `unseen`: the contextId was made up for this message, so its conversation holds nothing yet */
   private async turn(
     conversationId: string,
     task: Task,
     message: A2aMessage,
-    unseen: boolean,
+    { unseen, keptAt }: TurnStart,
   ): Promise<void> {
     const { agent, live } = this.options;
     const text = message.parts.flatMap((part) => (part.kind === 'text' ? [part.text] : [])).join('\n');
@@ -96,6 +101,7 @@ export class TurnRunner {
       text,
       inputChannel: A2A_INPUT_CHANNEL,
       ...(unseen ? { unseen } : {}),
+      ...(keptAt !== undefined ? { keptAt } : {}),
       ...(message.metadata ? { metadata: message.metadata } : {}),
       ...(prefill.commands.length > 0
         ? { commandGenerator: prefillingGenerator(this.options.commandGenerator, prefill.commands) }

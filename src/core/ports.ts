@@ -27,8 +27,19 @@ export interface RecentConversation {
  * Persists conversations as append-only event logs. Implementations: memory, SQLite, PostgreSQL. A
  * snapshot saved with the events lets the next turn skip re-folding (and re-reading) the history.
  */
+/** what the caller knows of a conversation it loads */
+export interface LoadHint {
+  /**
+   * Its event count, read when the caller claimed it, no other process having written it since this
+   * one's last write (A2A claims on PostgreSQL): a store that kept the state of that write, at that
+   * count, may use it without reading. A writer the claim does not see is still refused by the
+   * append's count check, as after a read.
+   */
+  readonly keptAt?: number;
+}
+
 export interface TrackerStore {
-  loadRecent(conversationId: string): Promise<RecentConversation>;
+  loadRecent(conversationId: string, hint?: LoadHint): Promise<RecentConversation>;
   /** every event of the conversation, oldest first; empty for an unknown conversation */
   loadAll(conversationId: string): Promise<readonly Event[]>;
   /**

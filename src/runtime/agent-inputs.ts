@@ -52,6 +52,12 @@ export interface IncomingMessage {
    * that nothing is (TRACKER_CONFLICT otherwise).
    */
   readonly unseen?: boolean;
+  /**
+   * The conversation's event count, read under a claim that no other process ran a turn on it since
+   * this one's last (A2A on PostgreSQL): the store may start from the state it kept of its own last
+   * write at that count (LoadHint).
+   */
+  readonly keptAt?: number;
 }
 
 /** A user message recorded without acting on it; understood unless its parse data is given. */

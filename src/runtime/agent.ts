@@ -30,12 +30,11 @@ import type { TurnResult } from './open-turn.js';
 import { needsNewSession } from './session.js';
 import { warnIfSilent } from './silent-turn.js';
 import { recordGiven, recordStart, recordTurn, shieldedSink } from './turn-trace.js';
+import { loadForTurn } from './turn-load.js';
 import type { AgentOptions, IncomingMessage, LoggedMessage, SessionRule } from './agent-inputs.js';
 
 const ACTION_SESSION_START = 'action_session_start';
 const FLOW_POLICY: PredictedBy = { policy: 'FlowPolicy', confidence: 1 };
-/** what a store holds of a conversation id made up for its first message (IncomingMessage.unseen) */
-const UNSEEN: RecentConversation = { eventCount: 0, eventsAfterSnapshot: [] };
 
 type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 
@@ -273,7 +272,7 @@ export class Agent {
     message: IncomingMessage | undefined,
     session: SessionRule | 'never' = 'if-needed',
   ): Promise<OpenTurn> {
-    const recent = message?.unseen ? UNSEEN : await this.options.trackerStore.loadRecent(conversationId);
+    const recent = await loadForTurn(this.options.trackerStore, conversationId, message);
     const state = await this.stateOf(conversationId, recent);
     const turn = new OpenTurn({
       conversationId,

@@ -48,7 +48,7 @@ export function instrumentTrackerStore(
   const close = inner.close?.bind(inner);
   const listConversations = inner.listConversations?.bind(inner);
   return {
-    loadRecent: (conversationId) => timed('loadRecent', () => inner.loadRecent(conversationId)),
+    loadRecent: (conversationId, hint) => timed('loadRecent', () => inner.loadRecent(conversationId, hint)),
     loadAll: (conversationId) => timed('loadAll', () => inner.loadAll(conversationId)),
     append: (conversationId, events, options) =>
       timed('append', () => inner.append(conversationId, events, options)),

@@ -12,7 +12,7 @@ export function publishingTrackerStore(inner: TrackerStore, broker: EventBroker)
   const close = inner.close?.bind(inner);
   const listConversations = inner.listConversations?.bind(inner);
   return {
-    loadRecent: (conversationId) => inner.loadRecent(conversationId),
+    loadRecent: (conversationId, hint) => inner.loadRecent(conversationId, hint),
     loadAll: (conversationId) => inner.loadAll(conversationId),
     append: async (conversationId, events, options) => {
       await inner.append(conversationId, events, options);

@@ -8,6 +8,7 @@ import { CONTEXT_SQL } from '../../src/a2a/tasks/sql/task-sql.js';
 import { rowsOf } from '../support/sql-databases.js';
 import { SqlTaskStoreHarness, sqlTaskStoreBehaviour } from './sql-task-store-support.js';
 import { taskStoreContract } from './task-store-contract.js';
+import { turnEvents } from '../stores/tracker-store-contract.js';
 import { T0, claimRequest, contextWith, storedTask } from './task-store-contract-support.js';
 
 describe('SqlTaskStore on PostgreSQL', function () {
@@ -198,6 +199,24 @@ describe('SqlTaskStore on PostgreSQL', function () {
       );
       const [found] = rowsOf<{ context_key: string }>(await sql(idle));
       expect(found?.context_key).to.equal('k21');
+    });
+
+    it('tells a claim the conversation’s event count when the context’s previous claim was the same holder’s', async () => {
+      const store = await harness.open();
+      const claim = async (holder: string, at: number) => {
+        const outcome = await store.claimContext(claimRequest('conv-k', { holder, now: T0 + at }));
+        // a context keeps its row when released only while it holds a task
+        await store.saveTask(storedTask(`t${at}`, { key: 'conv-k' }));
+        await store.releaseContext('conv-k', holder);
+        return outcome.kind === 'claimed' ? outcome.context.keptAt : outcome.kind;
+      };
+      expect(await claim('p1', 0), 'a new context').to.equal(undefined);
+      await harness.tracker.append('conv-k', turnEvents('conv-k', 0), { expectedCount: 0 });
+      expect(await claim('p1', 1), 'p1 again').to.equal(5);
+      expect(await claim('p2', 2), 'another holder').to.equal(undefined);
+      await harness.tracker.append('conv-k', turnEvents('conv-k', 1), { expectedCount: 5 });
+      expect(await claim('p2', 3), 'p2 again').to.equal(10);
+      expect(await claim('p1', 4), 'p1 after p2').to.equal(undefined);
     });
 
     it('keeps the count of contexts its claims read exact, through deletes and a TRUNCATE', async () => {

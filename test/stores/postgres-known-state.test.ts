@@ -81,6 +81,29 @@ describe('PostgreSQL: the state a store wrote is not read again, unless the log 
     expect((await first.loadRecent(id)).eventCount).to.equal(10);
   });
 
+  it('trusts a claim that the log is at the count of the state it kept, and reads when the count differs', async () => {
+    const first = await opened();
+    const second = await opened();
+    const id = uniqueId('claimed');
+    const turn1 = turnEvents(id, 1);
+    const kept = snapshotOf(id, turn1);
+    await first.append(id, turn1, { expectedCount: 0, snapshot: kept });
+    // another writer the claim did not see: the hint is taken at its word (the append would refuse)
+    const turn2 = turnEvents(id, 2);
+    await second.append(id, turn2, { expectedCount: 5, snapshot: snapshotOf(id, [...turn1, ...turn2]) });
+    const trusted = await first.loadRecent(id, { keptAt: 5 });
+    expect(trusted.snapshot).to.equal(kept);
+    expect(trusted).to.include({ eventCount: 5 });
+    expect(trusted.eventsAfterSnapshot).to.deep.equal([]);
+    // a count other than the kept state's: read, and the other writer's events folded on
+    const read = await first.loadRecent(id, { keptAt: 10 });
+    expect(read.eventCount).to.equal(10);
+    expect(read.eventsAfterSnapshot).to.deep.equal(turn2);
+    // a store that kept nothing reads whatever the hint says
+    const third = await opened();
+    expect((await third.loadRecent(id, { keptAt: 10 })).eventCount).to.equal(10);
+  });
+
   it('reads everything again when another replica removed the conversation and began it anew', async () => {
     const first = await opened();
     const second = await opened();

@@ -267,6 +267,7 @@ describe('SqlTrackerStore reads a database written by Rasa', () => {
         '6 lock and load function',
         '7 append and unlock function',
         '8 a2a open tasks index',
+        '9 a2a context last holder',
       ]);
     });
   });

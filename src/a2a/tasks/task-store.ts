@@ -60,6 +60,12 @@ export interface StoredContext extends ContextIdentity {
    */
   readonly openTasks?: readonly StoredTask[];
   readonly claim?: ContextClaim;
+  /**
+   * On a claim (PostgreSQL): the context's previous claim was the same holder's, and its conversation
+   * holds this many events. A turn may then start from the state its holder kept of its own last write
+   * at that count without reading it again (TrackerStore.loadRecent's LoadHint).
+   */
+  readonly keptAt?: number;
 }
 
 /**

@@ -132,3 +132,9 @@ export const A2A_TASK_TABLES: Readonly<Record<'sqlite' | 'postgresql', readonly 
  */
 export const A2A_OPEN_TASKS_INDEX = `CREATE INDEX ix_a2a_tasks_open ON a2a_tasks (context_key)
   WHERE member = 1 AND state NOT IN ('completed', 'canceled', 'failed', 'rejected')`;
+
+/**
+ * Migration 9: `last_holder`, the process whose claim the context had last (set by every claim, kept
+ * when it ends), so that a claim can tell whether another process ran a turn on it since.
+ */
+export const A2A_LAST_HOLDER_COLUMN = 'ALTER TABLE a2a_contexts ADD COLUMN last_holder TEXT';

@@ -6,7 +6,7 @@
  */
 import type { Knex } from 'knex';
 import { AppError } from '../../core/errors.js';
-import { A2A_OPEN_TASKS_INDEX, A2A_TASK_TABLES } from './a2a-task-tables.js';
+import { A2A_LAST_HOLDER_COLUMN, A2A_OPEN_TASKS_INDEX, A2A_TASK_TABLES } from './a2a-task-tables.js';
 import { APPEND_AND_UNLOCK_FUNCTION, LOCK_AND_LOAD_FUNCTION } from './postgres-statements.js';
 
 export type Dialect = 'sqlite' | 'postgresql';
@@ -128,6 +128,12 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 8,
     name: 'a2a open tasks index',
     statements: { sqlite: [], postgresql: [A2A_OPEN_TASKS_INDEX] },
+  },
+  {
+    // whose claim a context had last: a turn that follows its own process's may skip the read
+    version: 9,
+    name: 'a2a context last holder',
+    statements: both([A2A_LAST_HOLDER_COLUMN]),
   },
 ];
 

@@ -35,6 +35,16 @@ export class PostgresKeptStates {
     return { eventCount: count + after.length, snapshot: entry.snapshot, eventsAfterSnapshot: after };
   }
 
+  /**
+   * The kept state, without reading, when the caller knows the log holds `eventCount` events and no
+   * other process wrote it since this one's last write (LoadHint.keptAt) and that write is the kept one.
+   */
+  at(conversationId: string, eventCount: number): RecentConversation | undefined {
+    const entry = this.cache.peek(conversationId);
+    if (!entry || entry.snapshot.eventCount !== eventCount) return undefined;
+    return { eventCount, snapshot: entry.snapshot, eventsAfterSnapshot: [] };
+  }
+
   /** whether an append reaching `eventCount` events writes the snapshot row (every 64 events) */
   shouldStore(conversationId: string, eventCount: number): boolean {
     return this.cache.shouldStore(conversationId, eventCount);

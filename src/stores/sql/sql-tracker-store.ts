@@ -21,6 +21,7 @@ import { conversationPageLimit } from '../../core/ports.js';
 import type {
   ConversationPage,
   ConversationPageRequest,
+  LoadHint,
   RecentConversation,
   TrackerSnapshot,
   TrackerStore,
@@ -81,12 +82,14 @@ export class SqlTrackerStore implements TrackerStore {
     return this.run('open the database', async () => undefined);
   }
 
-  async loadRecent(conversationId: string): Promise<RecentConversation> {
+  async loadRecent(conversationId: string, hint?: LoadHint): Promise<RecentConversation> {
     return this.run(
       'load a conversation',
       async (db) => {
         const known =
-          this.target.dialect === 'postgresql' ? await this.loadKnownPostgres(conversationId) : undefined;
+          this.target.dialect === 'postgresql'
+            ? await this.loadKnownPostgres(conversationId, hint)
+            : undefined;
         if (known) return known;
         const loaded =
           this.target.dialect === 'sqlite'
@@ -352,10 +355,15 @@ export class SqlTrackerStore implements TrackerStore {
   }
 
   /** PostgreSQL: a load of only the events from the last one this process wrote, if it kept the state */
-  private async loadKnownPostgres(conversationId: string): Promise<RecentConversation | undefined> {
+  private async loadKnownPostgres(
+    conversationId: string,
+    hint: LoadHint | undefined,
+  ): Promise<RecentConversation | undefined> {
     const from = this.keptStates.readFrom(conversationId);
     // a turn holding the PostgreSQL lock has read the rows with it already
     if (from === undefined || turnSessionOf(conversationId, this)) return undefined;
+    const claimed = hint?.keptAt === undefined ? undefined : this.keptStates.at(conversationId, hint.keptAt);
+    if (claimed) return claimed;
     const rows = await this.withPostgres((connection) => loadAfterRows(connection, conversationId, from));
     const known = this.keptStates.fromRows(conversationId, rows);
     if (!known) this.keptStates.forget(conversationId);

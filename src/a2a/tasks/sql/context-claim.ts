@@ -61,7 +61,8 @@ function* claimIn(dialect: SqlDialect, request: ClaimRequest): SqlScript<ClaimOu
   const [current] = yield* rows<ContextRow>(CONTEXT_SQL.get, [key]);
   if (current) {
     if (current.owner !== owner) return { kind: 'other_owner' };
-    const reclaimed = yield* run(CONTEXT_SQL.reclaim(dialect), [now, claim.holder, claim.until, key, now]);
+    const { holder, until } = claim;
+    const reclaimed = yield* run(CONTEXT_SQL.reclaim(dialect), [now, holder, holder, until, key, now]);
     if (reclaimed === 0) return { kind: 'busy' };
     const members = yield* membersOf(key);
     const context = contextOf({ ...current, claim_holder: claim.holder, claim_until: claim.until }, members);
@@ -74,6 +75,7 @@ function* claimIn(dialect: SqlDialect, request: ClaimRequest): SqlScript<ClaimOu
     contextId,
     owner,
     now,
+    claim.holder,
     claim.holder,
     claim.until,
   ]);

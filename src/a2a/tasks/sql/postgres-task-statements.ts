@@ -65,13 +65,15 @@ const TERMINAL_SQL = [...TERMINAL_STATES].map((state) => `'${state}'`).join(', '
  * (the message's entry: nothing is claimed), claimed (with the context's id, its tasks' ids and size,
  * and its open tasks as JSON, and the idle context it evicted to make room, if any), busy,
  * other_owner, or at_cap (no context is idle: a fair share decides); no row when another process opened
- * the same context at the same moment.
+ * the same context at the same moment. A reclaimed context whose previous claim was the same holder's
+ * also answers the conversation's event count (`kept_at`, StoredContext.keptAt): every claim records
+ * its holder (`last_holder`), so no other process's turn ran on it since this holder's last one.
  */
 const CLAIM = `WITH replayed AS (
     SELECT fingerprint, task_id, answer FROM a2a_replays
     WHERE scope = $8::text AND message_id = $9::text AND expires_at > $4::float8
   ), current AS (
-    SELECT owner, claim_until FROM a2a_contexts
+    SELECT owner, claim_until, last_holder FROM a2a_contexts
     WHERE context_key = $1 AND NOT EXISTS (SELECT 1 FROM replayed)
     FOR UPDATE
   ), opened AS (
@@ -102,14 +104,15 @@ const CLAIM = `WITH replayed AS (
     RETURNING 1
   ), reclaimed AS (
     UPDATE a2a_contexts SET last_used = $4::float8, used_seq = nextval('a2a_context_uses'),
-      claim_holder = $5::text, claim_until = $6::float8
+      claim_holder = $5::text, last_holder = $5::text, claim_until = $6::float8
     FROM current
     WHERE a2a_contexts.context_key = $1::text AND current.owner = $3::text
       AND (current.claim_until IS NULL OR current.claim_until <= $4::float8)
     RETURNING a2a_contexts.context_id
   ), inserted AS (
-    INSERT INTO a2a_contexts (context_key, context_id, owner, last_used, used_seq, claim_holder, claim_until)
-    SELECT $1::text, $2::text, $3::text, $4::float8, nextval('a2a_context_uses'), $5::text, $6::float8
+    INSERT INTO a2a_contexts (context_key, context_id, owner, last_used, used_seq, claim_holder, last_holder,
+      claim_until)
+    SELECT $1::text, $2::text, $3::text, $4::float8, nextval('a2a_context_uses'), $5::text, $5::text, $6::float8
     WHERE NOT EXISTS (SELECT 1 FROM current) AND NOT EXISTS (SELECT 1 FROM replayed)
       AND ($7::integer <= 0 OR EXISTS (SELECT 1 FROM room WHERE free) OR EXISTS (SELECT 1 FROM evicted))
     ON CONFLICT (context_key) DO NOTHING
@@ -138,17 +141,19 @@ const CLAIM = `WITH replayed AS (
         'deadline', deadline, 'data', data) ORDER BY seq), '[]'::json)
       FROM a2a_tasks WHERE context_key = $1 AND member = 1 AND state NOT IN (${TERMINAL_SQL})) AS open_tasks,
     NULL AS fingerprint, NULL AS task_id, NULL AS answer,
-    NULL AS evicted_key, NULL AS evicted_id, NULL AS evicted_owner
+    NULL AS evicted_key, NULL AS evicted_id, NULL AS evicted_owner,
+    CASE WHEN (SELECT last_holder FROM current) = $5::text
+      THEN (SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE sender_id = $1::text) END AS kept_at
   FROM reclaimed
   UNION ALL SELECT 'claimed', inserted.context_id, ARRAY[]::text[], 0, '[]'::json, NULL, NULL, NULL,
-      evicted.context_key, evicted.context_id, evicted.owner
+      evicted.context_key, evicted.context_id, evicted.owner, NULL
     FROM inserted LEFT JOIN evicted ON TRUE
   UNION ALL SELECT CASE WHEN owner <> $3 THEN 'other_owner' ELSE 'busy' END, NULL, NULL, NULL, NULL,
-      NULL, NULL, NULL, NULL, NULL, NULL
+      NULL, NULL, NULL, NULL, NULL, NULL, NULL
     FROM current WHERE NOT EXISTS (SELECT 1 FROM reclaimed)
-  UNION ALL SELECT 'at_cap', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
+  UNION ALL SELECT 'at_cap', NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL
     FROM room WHERE NOT free AND NOT EXISTS (SELECT 1 FROM evicted)
-  UNION ALL SELECT 'replayed', NULL, NULL, NULL, NULL, fingerprint, task_id, answer, NULL, NULL, NULL
+  UNION ALL SELECT 'replayed', NULL, NULL, NULL, NULL, fingerprint, task_id, answer, NULL, NULL, NULL, NULL
     FROM replayed`;
 
 /** the lock new contexts are created under (see the file's comment) */
@@ -224,6 +229,8 @@ interface ClaimRow {
   readonly evicted_key: string | null;
   readonly evicted_id: string | null;
   readonly evicted_owner: string | null;
+  /** the conversation's event count when the context's previous claim was the same holder's */
+  readonly kept_at: number | string | null;
 }
 
 export const POSTGRES_WRITES: TaskWrites = {
@@ -264,6 +271,7 @@ export const POSTGRES_WRITES: TaskWrites = {
         openTaskIds: openTasks.map((stored) => stored.task.id),
         openTasks,
         claim: { holder, until },
+        ...(row.kept_at !== null ? { keptAt: Number(row.kept_at) } : {}),
       };
       return { kind: 'claimed', context, evictions: evictionOf(row) };
     }

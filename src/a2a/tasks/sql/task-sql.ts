@@ -68,14 +68,16 @@ export const CONTEXT_SQL = {
     WHERE task_id IN (SELECT task_id FROM a2a_tasks WHERE context_key = ? AND member = 1)`,
   deleteMembers: 'DELETE FROM a2a_tasks WHERE context_key = ? AND member = 1',
   detachMembers: 'UPDATE a2a_tasks SET member = 0 WHERE context_key = ? AND member = 1',
-  /** parameters: now, holder, until, key, now */
+  /** parameters: now, holder, holder, until, key, now */
   reclaim: (dialect: SqlDialect) =>
-    `UPDATE a2a_contexts SET last_used = ?, used_seq = ${NEXT_USE[dialect]}, claim_holder = ?, claim_until = ?
+    `UPDATE a2a_contexts SET last_used = ?, used_seq = ${NEXT_USE[dialect]}, claim_holder = ?, last_holder = ?,
+      claim_until = ?
     WHERE context_key = ? AND ${UNCLAIMED}`,
-  /** parameters: key, contextId, owner, now, holder, until */
+  /** parameters: key, contextId, owner, now, holder, holder, until */
   insert: (dialect: SqlDialect) =>
-    `INSERT INTO a2a_contexts (context_key, context_id, owner, last_used, used_seq, claim_holder, claim_until)
-    VALUES (?, ?, ?, ?, ${NEXT_USE[dialect]}, ?, ?)
+    `INSERT INTO a2a_contexts (context_key, context_id, owner, last_used, used_seq, claim_holder, last_holder,
+      claim_until)
+    VALUES (?, ?, ?, ?, ${NEXT_USE[dialect]}, ?, ?, ?)
     ON CONFLICT (context_key) DO NOTHING`,
 } as const;
 

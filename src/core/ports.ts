@@ -32,8 +32,8 @@ export interface LoadHint {
   /**
    * Its event count, read when the caller claimed it, no other process having written it since this
    * one's last write (A2A claims on PostgreSQL): a store that kept the state of that write, at that
-   * count, may use it without reading. A writer the claim does not see is still refused by the
-   * append's count check, as after a read.
+   * count, may use it without reading; 0, the conversation holds nothing (whoever wrote last). A
+   * writer the claim does not see is still refused by the append's count check, as after a read.
    */
   readonly keptAt?: number;
 }

@@ -210,13 +210,17 @@ describe('SqlTaskStore on PostgreSQL', function () {
         await store.releaseContext('conv-k', holder);
         return outcome.kind === 'claimed' ? outcome.context.keptAt : outcome.kind;
       };
-      expect(await claim('p1', 0), 'a new context').to.equal(undefined);
+      expect(await claim('p1', 0), 'a new context, its conversation empty').to.equal(0);
       await harness.tracker.append('conv-k', turnEvents('conv-k', 0), { expectedCount: 0 });
       expect(await claim('p1', 1), 'p1 again').to.equal(5);
       expect(await claim('p2', 2), 'another holder').to.equal(undefined);
       await harness.tracker.append('conv-k', turnEvents('conv-k', 1), { expectedCount: 5 });
       expect(await claim('p2', 3), 'p2 again').to.equal(10);
       expect(await claim('p1', 4), 'p1 after p2').to.equal(undefined);
+      // gone (its tasks forgotten) and opened anew: its conversation goes on, whoever wrote it
+      await store.removeTasks(['t0', 't1', 't2', 't3', 't4']);
+      expect(await store.getContext('conv-k')).to.equal(undefined);
+      expect(await claim('p1', 5), 'opened anew on a conversation with events').to.equal(undefined);
     });
 
     it('keeps the count of contexts its claims read exact, through deletes and a TRUNCATE', async () => {

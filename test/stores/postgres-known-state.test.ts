@@ -102,6 +102,12 @@ describe('PostgreSQL: the state a store wrote is not read again, unless the log 
     // a store that kept nothing reads whatever the hint says
     const third = await opened();
     expect((await third.loadRecent(id, { keptAt: 10 })).eventCount).to.equal(10);
+    // 0: the claim saw no event, so none is read (and the kept state is dropped)
+    expect(await first.loadRecent(id, { keptAt: 0 })).to.deep.equal({
+      eventCount: 0,
+      eventsAfterSnapshot: [],
+    });
+    expect((await first.loadRecent(id)).eventCount).to.equal(10);
   });
 
   it('reads everything again when another replica removed the conversation and began it anew', async () => {

@@ -62,8 +62,9 @@ export interface StoredContext extends ContextIdentity {
   readonly claim?: ContextClaim;
   /**
    * On a claim (PostgreSQL): the context's previous claim was the same holder's, and its conversation
-   * holds this many events. A turn may then start from the state its holder kept of its own last write
-   * at that count without reading it again (TrackerStore.loadRecent's LoadHint).
+   * holds this many events; or 0, the conversation of a context opened anew holding none. A turn may
+   * then start from the state its holder kept of its own last write at that count, or from nothing,
+   * without reading it (TrackerStore.loadRecent's LoadHint).
    */
   readonly keptAt?: number;
 }

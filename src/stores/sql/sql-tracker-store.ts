@@ -359,9 +359,14 @@ export class SqlTrackerStore implements TrackerStore {
     conversationId: string,
     hint: LoadHint | undefined,
   ): Promise<RecentConversation | undefined> {
-    const from = this.keptStates.readFrom(conversationId);
     // a turn holding the PostgreSQL lock has read the rows with it already
-    if (from === undefined || turnSessionOf(conversationId, this)) return undefined;
+    if (turnSessionOf(conversationId, this)) return undefined;
+    if (hint?.keptAt === 0) {
+      this.keptStates.forget(conversationId);
+      return { eventCount: 0, eventsAfterSnapshot: [] };
+    }
+    const from = this.keptStates.readFrom(conversationId);
+    if (from === undefined) return undefined;
     const claimed = hint?.keptAt === undefined ? undefined : this.keptStates.at(conversationId, hint.keptAt);
     if (claimed) return claimed;
     const rows = await this.withPostgres((connection) => loadAfterRows(connection, conversationId, from));

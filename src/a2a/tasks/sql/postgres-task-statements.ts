@@ -67,7 +67,8 @@ const TERMINAL_SQL = [...TERMINAL_STATES].map((state) => `'${state}'`).join(', '
  * other_owner, or at_cap (no context is idle: a fair share decides); no row when another process opened
  * the same context at the same moment. A reclaimed context whose previous claim was the same holder's
  * also answers the conversation's event count (`kept_at`, StoredContext.keptAt): every claim records
- * its holder (`last_holder`), so no other process's turn ran on it since this holder's last one.
+ * its holder (`last_holder`), so no other process's turn ran on it since this holder's last one. A
+ * context opened anew answers 0 when its conversation has no event (an evicted context's has some).
  */
 const CLAIM = `WITH replayed AS (
     SELECT fingerprint, task_id, answer FROM a2a_replays
@@ -146,7 +147,8 @@ const CLAIM = `WITH replayed AS (
       THEN (SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE sender_id = $1::text) END AS kept_at
   FROM reclaimed
   UNION ALL SELECT 'claimed', inserted.context_id, ARRAY[]::text[], 0, '[]'::json, NULL, NULL, NULL,
-      evicted.context_key, evicted.context_id, evicted.owner, NULL
+      evicted.context_key, evicted.context_id, evicted.owner,
+      CASE WHEN NOT EXISTS (SELECT 1 FROM events WHERE sender_id = $1::text) THEN 0 END
     FROM inserted LEFT JOIN evicted ON TRUE
   UNION ALL SELECT CASE WHEN owner <> $3 THEN 'other_owner' ELSE 'busy' END, NULL, NULL, NULL, NULL,
       NULL, NULL, NULL, NULL, NULL, NULL, NULL
@@ -229,7 +231,7 @@ interface ClaimRow {
   readonly evicted_key: string | null;
   readonly evicted_id: string | null;
   readonly evicted_owner: string | null;
-  /** the conversation's event count when the context's previous claim was the same holder's */
+  /** the conversation's event count when the context's previous claim was the same holder's, or 0 */
   readonly kept_at: number | string | null;
 }
 

@@ -5,6 +5,7 @@
  * - a2a_contexts: one row per open context, with the claim of the turn running on it. `used_seq` orders
  *   the contexts by last use (a counter, not the clock: several uses in one millisecond, or on two
  *   hosts whose clocks differ, stay in order); `last_used` is the time, for people reading the table.
+ *   `last_holder` (migration 9) is the process whose claim it had last, kept when the claim ends.
  * - a2a_tasks: the task as JSON in `data`, and the columns the queries filter on. `seq` is the order of
  *   creation. `member` is 1 while the task counts among its context's tasks: a context evicted for
  *   fair share keeps its tasks (their caller reads why they failed) but they no longer belong to a

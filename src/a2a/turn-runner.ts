@@ -54,8 +54,13 @@ export class TurnRunner {
     this.slotNames = new Set(options.agent.assistant.domain.slots.keys());
   }
 
+  /** toISOString costs microseconds; several statuses are stamped within one millisecond under load */
+  private stamped: { readonly at: number; readonly text: string } = { at: Number.NaN, text: '' };
+
   timestamp(): string {
-    return new Date(this.options.now()).toISOString();
+    const at = this.options.now();
+    if (at !== this.stamped.at) this.stamped = { at, text: new Date(at).toISOString() };
+    return this.stamped.text;
   }
 
   /**

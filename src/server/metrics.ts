@@ -1,10 +1,11 @@
 import { Router } from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Registry, collectDefaultMetrics } from 'prom-client';
 import type { EventBrokerObserver } from '../core/ports.js';
 import type { ActionKind, ActionObserver, CallOutcome } from '../runtime/instrumented-action-runner.js';
 import type { StoreKind, StoreObserver, StoreOperation } from '../runtime/instrumented-stores.js';
 import { ActiveConversations } from './active-conversations.js';
+import { BoundCounter, BoundHistogram } from './bound-metrics.js';
 import { LabelledChildren } from './labelled.js';
 import type { TurnObserver } from './turn-gate.js';
 
@@ -44,12 +45,12 @@ const STORE_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.2
  */
 export class ServerMetrics implements TurnObserver, ActionObserver, StoreObserver, EventBrokerObserver {
   readonly registry = new Registry();
-  private readonly turns: Counter<'channel' | 'outcome'>;
-  private readonly turnDuration: Histogram<'channel'>;
+  private readonly turns: BoundCounter;
+  private readonly turnDuration: BoundHistogram;
   private readonly inFlight: Gauge;
-  private readonly actionCalls: Counter<'action_kind' | 'outcome'>;
-  private readonly actionDuration: Histogram<'action_kind'>;
-  private readonly storeDuration: Histogram<'store' | 'operation'>;
+  private readonly actionCalls: BoundCounter;
+  private readonly actionDuration: BoundHistogram;
+  private readonly storeDuration: BoundHistogram;
   private readonly storeErrors: Counter<'store' | 'operation'>;
   private readonly active: ActiveConversations;
   private readonly broker: {
@@ -60,17 +61,17 @@ export class ServerMetrics implements TurnObserver, ActionObserver, StoreObserve
   };
   private readonly channelLabels = new Set<string>();
   private readonly turnCount = new LabelledChildren((channel, outcome) =>
-    this.turns.labels({ channel, outcome }),
+    this.turns.bind(`${channel}\n${outcome}`, { channel, outcome }),
   );
-  private readonly turnTime = new LabelledChildren((channel) => this.turnDuration.labels({ channel }));
+  private readonly turnTime = new LabelledChildren((channel) => this.turnDuration.bind(channel, { channel }));
   private readonly actionCount = new LabelledChildren((kind, outcome) =>
-    this.actionCalls.labels({ action_kind: kind, outcome }),
+    this.actionCalls.bind(`${kind}\n${outcome}`, { action_kind: kind, outcome }),
   );
   private readonly actionTime = new LabelledChildren((kind) =>
-    this.actionDuration.labels({ action_kind: kind }),
+    this.actionDuration.bind(kind, { action_kind: kind }),
   );
   private readonly storeTime = new LabelledChildren((store, operation) =>
-    this.storeDuration.labels({ store, operation }),
+    this.storeDuration.bind(`${store}\n${operation}`, { store, operation }),
   );
 
   constructor(options: ServerMetricsOptions = {}) {
@@ -81,40 +82,42 @@ export class ServerMetrics implements TurnObserver, ActionObserver, StoreObserve
       ...(options.now ? { now: options.now } : {}),
     });
     this.active = active;
-    this.turns = new Counter({
+    const registry = this.registry;
+    this.turns = new BoundCounter({
       name: 'parley_turns_total',
       help: 'User turns handled, by input channel and outcome (ok, or error: the turn failed)',
-      labelNames: ['channel', 'outcome'],
-      registers,
+      registry,
     });
-    this.turnDuration = new Histogram({
-      name: 'parley_turn_duration_seconds',
-      help: 'Time from receiving a user message to the last bot message of its turn',
-      labelNames: ['channel'],
-      buckets: TURN_BUCKETS,
-      registers,
-    });
+    this.turnDuration = new BoundHistogram(
+      {
+        name: 'parley_turn_duration_seconds',
+        help: 'Time from receiving a user message to the last bot message of its turn',
+        registry,
+      },
+      TURN_BUCKETS,
+    );
     this.inFlight = new Gauge({ name: 'parley_turns_in_flight', help: 'Turns running now', registers });
-    this.actionCalls = new Counter({
+    this.actionCalls = new BoundCounter({
       name: 'parley_action_calls_total',
       help: 'Actions run, by kind (response, builtin, custom, unknown) and outcome (ok, error)',
-      labelNames: ['action_kind', 'outcome'],
-      registers,
+      registry,
     });
-    this.actionDuration = new Histogram({
-      name: 'parley_action_duration_seconds',
-      help: 'Time to run an action (custom actions include the action server call)',
-      labelNames: ['action_kind'],
-      buckets: TURN_BUCKETS,
-      registers,
-    });
-    this.storeDuration = new Histogram({
-      name: 'parley_store_operation_duration_seconds',
-      help: 'Tracker store calls (loadRecent, loadAll, append, remove, listConversations) and lock waits (lock/acquire)',
-      labelNames: ['store', 'operation'],
-      buckets: STORE_BUCKETS,
-      registers,
-    });
+    this.actionDuration = new BoundHistogram(
+      {
+        name: 'parley_action_duration_seconds',
+        help: 'Time to run an action (custom actions include the action server call)',
+        registry,
+      },
+      TURN_BUCKETS,
+    );
+    this.storeDuration = new BoundHistogram(
+      {
+        name: 'parley_store_operation_duration_seconds',
+        help: 'Tracker store calls (loadRecent, loadAll, append, remove, listConversations) and lock waits (lock/acquire)',
+        registry,
+      },
+      STORE_BUCKETS,
+    );
     this.storeErrors = new Counter({
       name: 'parley_store_errors_total',
       help: 'Store calls that failed (including lock waits that timed out)',

@@ -5,7 +5,10 @@
 // a baseline server profiled in the same process); the garbage collector's and idle samples are
 // printed separately since they belong to no stack.
 //
-//   node bench/support/profile-summary.js CPU.cpuprofile [--stack main/dist/] [--window 12-22] [--top 40] [--match text]
+// `--children <text>` also splits the time of the outermost frame whose label contains the text among
+// the functions it calls (its own code counted as "(self)").
+//
+//   node bench/support/profile-summary.js CPU.cpuprofile [--stack main/dist/] [--window 12-22] [--top 40] [--match text] [--children text]
 import { readFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);
@@ -18,6 +21,7 @@ const option = (name, fallback) => {
 const stackFilter = option('--stack');
 const top = Number(option('--top', 40));
 const match = option('--match');
+const childrenOf = option('--children');
 // `--window FROM-TO`: only the samples taken FROM to TO seconds after the profile started (the
 // measured run of a benchmark, without its start-up, training or baseline)
 const [windowFrom, windowTo] = option('--window', '0-1e9')
@@ -45,6 +49,7 @@ const stackOf = (id) => {
 const specialNames = new Set(['(garbage collector)', '(idle)', '(program)', '(root)']);
 const self = new Map();
 const inclusive = new Map();
+const children = new Map();
 const special = new Map();
 let kept = 0;
 let total = 0;
@@ -65,6 +70,14 @@ for (let index = 0; index < profile.samples.length; index += 1) {
   self.set(label(node), (self.get(label(node)) ?? 0) + delta);
   const seen = new Set(stack.map(label));
   for (const name of seen) inclusive.set(name, (inclusive.get(name) ?? 0) + delta);
+  if (childrenOf) {
+    // the stack runs from the sampled frame to the root: the outermost match is the last one
+    const at = stack.findLastIndex((frame) => label(frame).includes(childrenOf));
+    if (at >= 0) {
+      const callee = at === 0 ? '(self)' : label(stack[at - 1]);
+      children.set(callee, (children.get(callee) ?? 0) + delta);
+    }
+  }
 }
 
 const percent = (value, of) => `${((100 * value) / of).toFixed(1).padStart(5)} %`;
@@ -83,3 +96,4 @@ console.log(
 for (const [name, value] of special) console.log(`${percent(value, total)} of all  ${name}`);
 print('self time (share of kept samples)', self);
 print('inclusive time (share of kept samples)', inclusive);
+if (childrenOf) print(`what "${childrenOf}" calls (share of kept samples)`, children);

@@ -64,57 +64,68 @@ class HistogramCells implements HistogramSeries {
   }
 }
 
-export class BoundHistogram {
-  readonly type = 'histogram';
+/** The series of one metric by label values, registered with the registry prom-client writes out. */
+abstract class BoundMetric<Cell> {
   readonly aggregator = 'sum';
   readonly name: string;
   readonly help: string;
-  private readonly series = new Map<string, HistogramCells>();
+  protected readonly series = new Map<string, Cell>();
 
-  constructor(
-    definition: MetricDefinition,
-    private readonly bounds: readonly number[],
-  ) {
+  constructor(definition: MetricDefinition) {
     this.name = definition.name;
     this.help = definition.help;
     definition.registry.registerMetric(this as never);
   }
 
+  protected abstract cellFor(labels: Labels): Cell;
+
   /** The series of these label values; `key` names them (the caller keeps the label sets bounded). */
-  bind(key: string, labels: Labels): HistogramSeries {
-    let cells = this.series.get(key);
-    if (!cells) {
-      cells = new HistogramCells(labels, this.bounds);
-      this.series.set(key, cells);
+  protected cell(key: string, labels: Labels): Cell {
+    let cell = this.series.get(key);
+    if (!cell) {
+      cell = this.cellFor(labels);
+      this.series.set(key, cell);
     }
-    return cells;
+    return cell;
+  }
+
+  reset(): void {
+    this.series.clear();
+  }
+}
+
+export class BoundHistogram extends BoundMetric<HistogramCells> {
+  readonly type = 'histogram';
+
+  constructor(
+    definition: MetricDefinition,
+    private readonly bounds: readonly number[],
+  ) {
+    super(definition);
+  }
+
+  bind(key: string, labels: Labels): HistogramSeries {
+    return this.cell(key, labels);
   }
 
   get(): Promise<ExportedMetric> {
     const values: MetricValue[] = [];
+    const bucket = `${this.name}_bucket`;
     for (const cells of this.series.values()) {
       let cumulative = 0;
       this.bounds.forEach((bound, index) => {
         cumulative += cells.counts[index] as number;
-        values.push({
-          labels: { le: bound, ...cells.labels },
-          value: cumulative,
-          metricName: `${this.name}_bucket`,
-        });
+        values.push({ labels: { le: bound, ...cells.labels }, value: cumulative, metricName: bucket });
       });
-      values.push({
-        labels: { le: '+Inf', ...cells.labels },
-        value: cells.count,
-        metricName: `${this.name}_bucket`,
-      });
+      values.push({ labels: { le: '+Inf', ...cells.labels }, value: cells.count, metricName: bucket });
       values.push({ labels: { ...cells.labels }, value: cells.sum, metricName: `${this.name}_sum` });
       values.push({ labels: { ...cells.labels }, value: cells.count, metricName: `${this.name}_count` });
     }
     return Promise.resolve({ name: this.name, help: this.help, type: this.type, values, aggregator: 'sum' });
   }
 
-  reset(): void {
-    this.series.clear();
+  protected cellFor(labels: Labels): HistogramCells {
+    return new HistogramCells(labels, this.bounds);
   }
 }
 
@@ -128,26 +139,11 @@ class CounterCell implements CounterSeries {
   }
 }
 
-export class BoundCounter {
+export class BoundCounter extends BoundMetric<CounterCell> {
   readonly type = 'counter';
-  readonly aggregator = 'sum';
-  readonly name: string;
-  readonly help: string;
-  private readonly series = new Map<string, CounterCell>();
-
-  constructor(definition: MetricDefinition) {
-    this.name = definition.name;
-    this.help = definition.help;
-    definition.registry.registerMetric(this as never);
-  }
 
   bind(key: string, labels: Labels): CounterSeries {
-    let cell = this.series.get(key);
-    if (!cell) {
-      cell = new CounterCell(labels);
-      this.series.set(key, cell);
-    }
-    return cell;
+    return this.cell(key, labels);
   }
 
   get(): Promise<ExportedMetric> {
@@ -158,7 +154,7 @@ export class BoundCounter {
     return Promise.resolve({ name: this.name, help: this.help, type: this.type, values, aggregator: 'sum' });
   }
 
-  reset(): void {
-    this.series.clear();
+  protected cellFor(labels: Labels): CounterCell {
+    return new CounterCell(labels);
   }
 }

@@ -29,6 +29,17 @@ describe('PostgreSQL: the state a store wrote is not read again, unless the log 
     return store;
   }
 
+  /** two replicas on one database, the first having written a conversation's first turn */
+  async function firstTurnByOneOfTwo(prefix: string) {
+    const first = await opened();
+    const second = await opened();
+    const id = uniqueId(prefix);
+    const turn1 = turnEvents(id, 1);
+    const kept = snapshotOf(id, turn1);
+    await first.append(id, turn1, { expectedCount: 0, snapshot: kept });
+    return { first, second, id, turn1, kept };
+  }
+
   async function snapshotRowCount(id: string): Promise<number | undefined> {
     const client = new pg.Client({ connectionString: (database as TestDatabase).url });
     await client.connect();
@@ -57,12 +68,7 @@ describe('PostgreSQL: the state a store wrote is not read again, unless the log 
   });
 
   it('folds what another replica appended since onto the state it kept', async () => {
-    const first = await opened();
-    const second = await opened();
-    const id = uniqueId('replica');
-    const turn1 = turnEvents(id, 1);
-    const kept = snapshotOf(id, turn1);
-    await first.append(id, turn1, { expectedCount: 0, snapshot: kept });
+    const { first, second, id, turn1, kept } = await firstTurnByOneOfTwo('replica');
     expect((await second.loadRecent(id)).eventCount).to.equal(5);
     const turn2 = turnEvents(id, 2);
     await second.append(id, turn2, { expectedCount: 5, snapshot: snapshotOf(id, [...turn1, ...turn2]) });
@@ -82,12 +88,7 @@ describe('PostgreSQL: the state a store wrote is not read again, unless the log 
   });
 
   it('trusts a claim that the log is at the count of the state it kept, and reads when the count differs', async () => {
-    const first = await opened();
-    const second = await opened();
-    const id = uniqueId('claimed');
-    const turn1 = turnEvents(id, 1);
-    const kept = snapshotOf(id, turn1);
-    await first.append(id, turn1, { expectedCount: 0, snapshot: kept });
+    const { first, second, id, turn1, kept } = await firstTurnByOneOfTwo('claimed');
     // another writer the claim did not see: the hint is taken at its word (the append would refuse)
     const turn2 = turnEvents(id, 2);
     await second.append(id, turn2, { expectedCount: 5, snapshot: snapshotOf(id, [...turn1, ...turn2]) });

@@ -9,11 +9,7 @@ import type { Logger } from '../runtime/logger.js';
  * an operator who never ran validate still learns what differs from Rasa. Notes (`info`) stay quiet.
  */
 // the runtime says these itself, exactly, once it has loaded what validate can only guess at
-const SAID_BY_THE_RUNTIME: ReadonlySet<DiagnosticCode> = new Set([
-  'CUSTOM_ACTIONS_NOT_IMPLEMENTED',
-  // the event broker factory says it when it declines to run the broker (cli/stores.ts)
-  'EVENT_BROKER_NOT_RUN',
-]);
+const SAID_BY_THE_RUNTIME: ReadonlySet<DiagnosticCode> = new Set(['CUSTOM_ACTIONS_NOT_IMPLEMENTED']);
 
 export function logStartUpWarnings(logger: Logger, diagnostics: readonly Diagnostic[]): void {
   for (const diagnostic of diagnostics) {

@@ -11,7 +11,7 @@ export interface OpenedStores {
   /** what each store is, e.g. "sqlite at /srv/bot/.parley/tracker.db" (start-up message, /status) */
   readonly trackerDescription: string;
   readonly lockDescription: string;
-  /** endpoints.yml's event_broker; absent without one (or for Kafka, which is not run) */
+  /** endpoints.yml's event_broker; absent without one */
   readonly eventBroker?: EventBroker;
   readonly brokerDescription?: string;
   /** the tracker store the agent appends to: it hands each stored turn's events to the event broker */

@@ -337,9 +337,9 @@ export const DIAGNOSTIC_CODES = {
     'endpoints.yml has a section Rasa acts on and Parley reads without acting on it (tracing, OTLP metrics, model server, MCP servers, external NLU server).',
     'Remove the section, or see docs/compatibility.md for what Parley does instead.',
   ),
-  EVENT_BROKER_NOT_RUN: w(
-    'endpoints.yml configures a Kafka event broker (`event_broker: type: kafka`); this release has no Kafka client, so events are not published (they stay in the tracker store).',
-    'Use `type: pika` (RabbitMQ) or `type: sql` (docs/event-brokers.md), or remove the section.',
+  EVENT_BROKER_KAFKA_UNVERIFIED: w(
+    "endpoints.yml configures a Kafka event broker (`event_broker: type: kafka`). Parley publishes to it with kafkajs, tested against librdkafka's built-in mock Kafka cluster, not against Apache Kafka itself (none runs where Parley is built): SASL, TLS, several brokers and leader changes have not been tried on a real cluster.",
+    'Try the broker on your cluster before relying on it (docs/event-brokers.md says what to check), or use `type: pika` (RabbitMQ) or `type: sql`.',
   ),
   CUSTOM_ACTIONS_NOT_IMPLEMENTED: w(
     'The domain declares custom actions that nothing Parley runs provides: no action server `url` in `action_endpoint`, and no TypeScript or JavaScript module in the actions module (`actions_module`, default `actions/`) exports them; Python files there are not run. Each call fails and the user hears `utter_internal_error_rasa`. `validate` imports the modules and names the exact actions (when every module loads); `parley run` says it again at start-up.',

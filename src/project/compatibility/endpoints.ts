@@ -30,7 +30,7 @@ export const RASA_ENDPOINT_SECTIONS: Readonly<Record<string, EndpointSection>> =
   models: { support: 'warned', note: 'models are not pulled from a model server; pass -m or train locally' },
   event_broker: {
     support: 'supported',
-    note: 'pika (RabbitMQ, publisher confirms) and sql; `type: kafka` is read and not published in this release (EVENT_BROKER_NOT_RUN); docs/event-brokers.md',
+    note: 'pika (RabbitMQ, publisher confirms), sql, and kafka (kafkajs; tested on a mock Kafka cluster only: EVENT_BROKER_KAFKA_UNVERIFIED); docs/event-brokers.md',
   },
   nlu: {
     support: 'warned',
@@ -46,7 +46,7 @@ export const RASA_ENDPOINT_SECTIONS: Readonly<Record<string, EndpointSection>> =
 
 /**
  * The endpoints.yml sections Rasa acts on and Parley only reads, one finding each, at the section; and
- * an event broker of a type Parley reads without publishing to (Kafka).
+ * a Kafka event broker, which Parley runs without having tried it on Apache Kafka itself.
  */
 export function endpointSectionFindings(project: Pick<LoadedProject, 'raw'>): CompatibilityFinding[] {
   const endpoints = project.raw.endpoints;
@@ -61,11 +61,11 @@ function eventBrokerFinding(endpoints: Section): CompatibilityFinding | undefine
   const type = (block as Record<string, unknown>)['type'];
   if (typeof type !== 'string' || type.trim().toLowerCase() !== 'kafka') return undefined;
   return {
-    code: 'EVENT_BROKER_NOT_RUN',
+    code: 'EVENT_BROKER_KAFKA_UNVERIFIED',
     where: positionOf(endpoints.file, ['event_broker', 'type']),
     subject: 'event_broker',
     message:
-      'The Kafka event broker (`event_broker: type: kafka`) is not supported in this release: events are not published (they stay in the tracker store). Use type: pika (RabbitMQ) or type: sql.',
+      "The Kafka event broker (`event_broker: type: kafka`) publishes with kafkajs and has been tested against a mock Kafka cluster (librdkafka's), not Apache Kafka: try it on your cluster before relying on it.",
   };
 }
 

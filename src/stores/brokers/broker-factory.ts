@@ -1,9 +1,7 @@
 /**
  * The event broker of endpoints.yml's `event_broker` block (after `${VAR}` interpolation), with Rasa's
- * keys: `type: pika` (RabbitMQ; also when `type` is absent, as in Rasa), `type: sql`. `type: kafka` is
- * recognised and not run in this release (there is no Kafka client here): a warning
- * (EVENT_BROKER_NOT_RUN) and no broker, so events stay in the tracker store only. Any other type, or a
- * block that cannot be used, is STORE_CONFIG_INVALID listing every problem.
+ * keys: `type: pika` (RabbitMQ; also when `type` is absent, as in Rasa), `type: sql`, `type: kafka`.
+ * Any other type, or a block that cannot be used, is STORE_CONFIG_INVALID listing every problem.
  *
  * Two settings of Parley's own, from the environment: PARLEY_EVENT_BROKER_BUFFER (the most events kept
  * waiting while the broker is away, default 10,000) and PARLEY_EVENT_BROKER_CLOSE_TIMEOUT (seconds a
@@ -15,6 +13,8 @@ import type { StoreLogger } from '../store-logger.js';
 import { SILENT_STORE_LOGGER } from '../store-logger.js';
 import { SQL_KEYS, readSqlTarget } from '../sql/sql-target.js';
 import { BufferedEventBroker, DEFAULT_MAX_BUFFERED } from './buffered-event-broker.js';
+import { KAFKA_KEYS, readKafkaSettings } from './kafka-config.js';
+import { KafkaTransport } from './kafka-transport.js';
 import { PIKA_KEYS, readPikaSettings } from './pika-config.js';
 import { PikaTransport } from './pika-transport.js';
 import { SqlBrokerTransport } from './sql-transport.js';
@@ -28,15 +28,7 @@ export interface EventBrokerFactoryOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
-/** Types Rasa has that Parley reads and does not publish to; the message says why and what to use. */
-export const UNPUBLISHED_BROKER_TYPES: Readonly<Record<string, string>> = {
-  kafka:
-    'Kafka is not supported in this release (no Kafka client is included): events are not published; use type: pika (RabbitMQ) or type: sql',
-};
-
-export const BROKER_TYPES = ['pika', 'sql'];
-
-/** The broker, or undefined when there is none to run (no block, an empty one, or Kafka). */
+/** The broker, or undefined when there is none to run (no block, or an empty one). */
 export function createEventBroker(options: EventBrokerFactoryOptions): BufferedEventBroker | undefined {
   const logger = options.logger ?? SILENT_STORE_LOGGER;
   const env = options.env ?? process.env;
@@ -44,12 +36,6 @@ export function createEventBroker(options: EventBrokerFactoryOptions): BufferedE
   const reader = readerOf(options.config);
   const type = (reader.string('type') ?? 'pika').trim().toLowerCase();
   const buffer = bufferSettings(reader, env);
-  const unpublished = UNPUBLISHED_BROKER_TYPES[type];
-  if (unpublished !== undefined) {
-    reader.throwIfInvalid();
-    logger.warn({ code: 'EVENT_BROKER_NOT_RUN', type }, `event_broker: ${unpublished}`);
-    return undefined;
-  }
   const common = { logger, ...(options.observer ? { observer: options.observer } : {}), ...buffer };
   if (type === 'pika') {
     const settings = readPikaSettings(reader, { projectRoot: options.projectRoot, env });
@@ -75,10 +61,17 @@ export function createEventBroker(options: EventBrokerFactoryOptions): BufferedE
     if (!target) throw new Error('unreachable: a SQL target without a problem');
     return new BufferedEventBroker({ ...common, transport: new SqlBrokerTransport({ target, logger }) });
   }
+  if (type === 'kafka') {
+    const settings = readKafkaSettings(reader, { projectRoot: options.projectRoot });
+    reader.throwIfInvalid();
+    warnUnknownKeys(reader, KAFKA_KEYS, logger);
+    if (!settings) throw new Error('unreachable: kafka settings without a problem');
+    return new BufferedEventBroker({ ...common, transport: new KafkaTransport({ settings, logger }) });
+  }
   const why = type.includes('.')
     ? 'custom broker classes are Python module paths, which Parley cannot load'
     : 'Parley does not implement it';
-  reader.problem(`event_broker.type '${type}' is not supported (${why}); use pika (RabbitMQ) or sql`);
+  reader.problem(`event_broker.type '${type}' is not supported (${why}); use pika (RabbitMQ), kafka or sql`);
   reader.throwIfInvalid();
   throw new Error('unreachable: an event broker type without a problem');
 }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { AppError } from '../../../src/core/errors.js';
 import { createEventBroker } from '../../../src/stores/brokers/broker-factory.js';
 import { ConfigReader } from '../../../src/stores/config-reader.js';
+import { readKafkaSettings } from '../../../src/stores/brokers/kafka-config.js';
 import { readPikaSettings } from '../../../src/stores/brokers/pika-config.js';
 import { validateProject } from '../../../src/project/validate/index.js';
 import { writeInlineProject } from '../../support/inline-project.js';
@@ -143,19 +144,73 @@ describe('event_broker configuration', () => {
     await broker?.close();
   });
 
-  it('recognises Kafka, warns that it is not run in this release, and runs no broker', () => {
+  it("reads a kafka block with Rasa's keys: bootstrap servers as a list or a comma-separated text", async () => {
     const logger = recordingLogger();
     const broker = createEventBroker({
-      config: { type: 'kafka', url: 'kafka:9092', topic: 'rasa_events' },
+      config: {
+        type: 'kafka',
+        url: ['kafka-1:9092', ' kafka-2:9093'],
+        topic: 'rasa_events',
+        security_protocol: 'plaintext',
+        partition_by_sender: 'true',
+        loglevel: 'DEBUG',
+        batch: 3,
+      },
       projectRoot: root,
       logger,
     });
-    expect(broker).to.equal(undefined);
-    expect(logger.warningFields[0]).to.include({ code: 'EVENT_BROKER_NOT_RUN', type: 'kafka' });
-    expect(logger.warnings[0]).to.contain('not supported in this release').and.contain('pika');
+    expect(broker?.describe()).to.equal('Kafka at kafka-1:9092,kafka-2:9093 (topic rasa_events, PLAINTEXT)');
+    expect(logger.warningFields[0]).to.deep.include({ section: 'event_broker', keys: ['batch'] });
+    await broker?.close();
+    const reader = new ConfigReader({
+      section: 'event_broker',
+      raw: { type: 'kafka', url: 'a:1,b:2', sasl_username: 'u', sasl_password: 'p' },
+    });
+    expect(readKafkaSettings(reader, { projectRoot: root })).to.deep.equal({
+      brokers: ['a:1', 'b:2'],
+      topic: 'rasa_core_events',
+      clientId: 'parley',
+      partitionBySender: false,
+      protocol: 'SASL_PLAINTEXT',
+      sasl: { mechanism: 'plain', username: 'u', password: 'p' },
+      convertIntentIdToString: false,
+    });
   });
 
-  it('parley data validate warns about a Kafka broker at its type, and about no supported one', () => {
+  it("lists every problem of a kafka block at once, naming Rasa's SASL default when credentials are missing", () => {
+    const problems = problemsOf({ type: 'kafka', url: 'kafka', sasl_mechanism: 'GSSAPI' });
+    expect(problems).to.have.length(3);
+    expect(problems[0]).to.contain("'kafka' is not host:port");
+    expect(problems[1]).to.contain("'GSSAPI' is not supported");
+    expect(problems[2]).to.contain("SASL_PLAINTEXT (Rasa's default) needs sasl_username and sasl_password");
+    expect(problemsOf({ type: 'kafka', security_protocol: 'TLS' })).to.deep.equal([
+      'event_broker.url (the Kafka bootstrap servers, host:port) is required',
+      "event_broker.security_protocol must be one of PLAINTEXT, SASL_PLAINTEXT, SSL, SASL_SSL, not 'TLS'",
+    ]);
+    expect(
+      problemsOf({ type: 'kafka', url: 'k:9093', security_protocol: 'SSL', ssl_certfile: 'client.pem' }),
+    ).to.deep.equal(['event_broker.ssl_certfile and ssl_keyfile must be set together']);
+  });
+
+  it('checks the TLS host name only with SASL_SSL and ssl_check_hostname, as Rasa does', () => {
+    const tls = (raw: Record<string, unknown>) => {
+      const reader = new ConfigReader({ section: 'event_broker', raw: { url: 'k:9093', ...raw } });
+      const read = readKafkaSettings(reader, { projectRoot: root });
+      expect(reader.problems).to.deep.equal([]);
+      return read?.tls;
+    };
+    const credentials = { sasl_username: 'u', sasl_password: 'p' };
+    expect(tls({ security_protocol: 'SSL', ssl_check_hostname: true, ssl_cafile: 'ca.pem' })).to.deep.equal({
+      caFile: join(root, 'ca.pem'),
+      checkHostname: false,
+    });
+    expect(tls({ security_protocol: 'SASL_SSL', ssl_check_hostname: true, ...credentials })).to.deep.equal({
+      checkHostname: true,
+    });
+    expect(tls({ security_protocol: 'SASL_PLAINTEXT', ...credentials })).to.equal(undefined);
+  });
+
+  it('parley data validate warns at its type that the Kafka broker was tried on a mock cluster only', () => {
     const project = (endpoints: string) =>
       writeInlineProject({
         domain: 'responses:\n  utter_hi:\n    - text: hi\n',
@@ -168,7 +223,7 @@ describe('event_broker configuration', () => {
         line: item.line,
       }));
     expect(codes('event_broker:\n  url: kafka:9092\n  type: kafka\n')).to.deep.equal([
-      { code: 'EVENT_BROKER_NOT_RUN', line: 3 },
+      { code: 'EVENT_BROKER_KAFKA_UNVERIFIED', line: 3 },
     ]);
     expect(codes('event_broker:\n  type: pika\n  url: localhost\n  queues: [a, b]\n')).to.deep.equal([]);
     expect(codes('event_broker:\n  type: sql\n  db: events.db\n')).to.deep.equal([]);

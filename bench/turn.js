@@ -41,6 +41,46 @@ async function turn(conversationId, index) {
 // warm-up
 for (let index = 0; index < 200; index += 1) await turn('warmup', index);
 
+// Memory: what a finished ten-turn conversation keeps in the memory store (tracker events, snapshot),
+// from the difference of two collected heaps around IDLE_CONVERSATIONS new conversations, once the
+// store has packed the idle ones (it does so after `packAfterMs` without a turn). Buffers outside the
+// V8 heap (the packed events) are counted too. Needs --expose-gc (bench/all.js passes it); without it
+// this figure is left out. Measured first, right after the warm-up: measured after the rounds and the
+// long conversations below, a full collection sometimes kept ~20 MB alive that the idle conversations'
+// turns then let go, and the figure came out negative (-26 KB). V8 also frees the backing stores of
+// dead ArrayBuffers after a collection, not in it: a reading is taken once three collections half a
+// second apart agree within 64 KB (at most 20 s).
+const used = async () => {
+  let last = Infinity;
+  let agreeing = 0;
+  for (let attempt = 0; attempt < 40 && agreeing < 3; attempt += 1) {
+    if (attempt > 0) await sleep(500);
+    globalThis.gc();
+    const usage = process.memoryUsage();
+    const now = usage.heapUsed + usage.arrayBuffers;
+    agreeing = Math.abs(now - last) < 64 * 1024 ? agreeing + 1 : 0;
+    last = now;
+  }
+  return last;
+};
+let heapPerConversation;
+if (typeof globalThis.gc === 'function') {
+  const store = agent.options.trackerStore;
+  await settled(store);
+  const before = await used();
+  for (let conversation = 0; conversation < IDLE_CONVERSATIONS; conversation += 1) {
+    for (let index = 0; index < 10; index += 1) await turn(`idle${conversation}`, index);
+  }
+  await settled(store);
+  heapPerConversation = ((await used()) - before) / IDLE_CONVERSATIONS;
+}
+
+/** Waits until the memory store has packed every idle conversation (at most 30 s). */
+async function settled(store) {
+  const deadline = Date.now() + 30_000;
+  while ((store.pendingPacking ?? 0) > 0 && Date.now() < deadline) await sleep(100);
+}
+
 // Throughput: ROUNDS rounds of CONVERSATIONS fresh conversations (10 turns each); the best and the
 // median round are reported, since other work on a shared machine only ever slows a round down.
 const ROUNDS = setting('BENCH_ROUNDS', 3);
@@ -73,33 +113,6 @@ for (let conversation = 0; conversation < LONG_CONVERSATIONS; conversation += 1)
 const earlyMedian = median(early);
 const lateMedian = median(late);
 
-// Memory: what a finished ten-turn conversation keeps in the memory store (tracker events, snapshot),
-// from the difference of two collected heaps around IDLE_CONVERSATIONS new conversations, once the
-// store has packed the idle ones (it does so after `packAfterMs` without a turn). Buffers outside the
-// V8 heap (the packed events) are counted too. Needs --expose-gc (bench/all.js passes it); without it
-// this figure is left out.
-const used = () => {
-  globalThis.gc();
-  const usage = process.memoryUsage();
-  return usage.heapUsed + usage.arrayBuffers;
-};
-let heapPerConversation;
-if (typeof globalThis.gc === 'function') {
-  const store = agent.options.trackerStore;
-  await settled(store);
-  const before = used();
-  for (let conversation = 0; conversation < IDLE_CONVERSATIONS; conversation += 1) {
-    for (let index = 0; index < 10; index += 1) await turn(`idle${conversation}`, index);
-  }
-  await settled(store);
-  heapPerConversation = (used() - before) / IDLE_CONVERSATIONS;
-}
-
-/** Waits until the memory store has packed every idle conversation (at most 30 s). */
-async function settled(store) {
-  const deadline = Date.now() + 30_000;
-  while ((store.pendingPacking ?? 0) > 0 && Date.now() < deadline) await sleep(100);
-}
 const memory = process.memoryUsage();
 
 console.log(

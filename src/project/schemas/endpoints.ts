@@ -15,12 +15,42 @@ const flag = { type: 'boolean' };
 const numberOrVar = { type: ['number', 'string'], 'x-expected': 'a number (or a ${VAR} reference)' };
 const stringMap = { type: 'object', 'x-expected': 'a map of names to values' };
 
+const flagOrVar = { type: ['boolean', 'string'] };
+
+/** Rasa's Kafka event broker keys (docs/event-brokers.md) */
+const KAFKA_KEYS: Readonly<Record<string, SchemaObject>> = {
+  url: described(
+    { type: ['string', 'array'], items: text, 'x-expected': 'a host or URL, or (kafka) a list of host:port' },
+    'the broker: a RabbitMQ host or amqp:// URL (pika), the Kafka bootstrap servers as host:port, comma-separated or a list (kafka), a database host (sql)',
+  ),
+  topic: described(text, 'kafka: the topic events are published to', 'rasa_core_events'),
+  client_id: described(text, 'kafka: the client id the brokers see', 'parley'),
+  partition_by_sender: described(flagOrVar, 'kafka: key each message by its sender id', false),
+  security_protocol: described(
+    text,
+    'kafka: PLAINTEXT, SASL_PLAINTEXT, SSL or SASL_SSL (Rasa’s default needs sasl_username and sasl_password)',
+    'SASL_PLAINTEXT',
+  ),
+  sasl_mechanism: described(text, 'kafka: PLAIN, SCRAM-SHA-256 or SCRAM-SHA-512', 'PLAIN'),
+  sasl_username: described(text, 'kafka: SASL user'),
+  sasl_password: described(text, 'kafka: SASL password'),
+  ssl_cafile: described(text, 'kafka: the CA file the brokers’ certificates must chain to'),
+  ssl_certfile: described(text, 'kafka: a client certificate (PEM), with ssl_keyfile'),
+  ssl_keyfile: described(text, 'kafka: the client certificate’s key (PEM)'),
+  ssl_check_hostname: described(
+    flagOrVar,
+    'kafka: check the certificate’s host name (SASL_SSL only, as Rasa)',
+    false,
+  ),
+  convert_intent_id_to_string: described(flagOrVar, 'kafka: send a user event’s intent id as text', false),
+};
+
 /** Keys of Rasa's generic EndpointConfig, shared by every section. */
 export const ENDPOINT_KEYS: Readonly<Record<string, SchemaObject>> = {
   url: described(text, 'the service URL (the action server webhook, a database host or URL, a Redis host…)'),
   type: described(
     text,
-    'which implementation: e.g. `sql`, `in_memory` (tracker store), `redis`, `postgresql` (lock store), `pika`, `sql` (event broker)',
+    'which implementation: e.g. `sql`, `in_memory` (tracker store), `redis`, `postgresql` (lock store), `pika`, `kafka`, `sql` (event broker)',
   ),
   store_type: described(text, "Rasa's older name of `type`"),
   token: described(text, 'a token sent as a query parameter (`token_name`) to an HTTP service'),
@@ -162,8 +192,9 @@ export const endpointsSchema: SchemaObject = {
         ),
         connection_attempts: described(numberOrVar, 'pika: connection attempts', 20),
         retry_delay_in_seconds: described(numberOrVar, 'pika: seconds between connection attempts', 5),
+        ...KAFKA_KEYS,
       }),
-      'streams each stored turn’s events: `type: pika` (RabbitMQ) or `type: sql` (docs/event-brokers.md)',
+      'streams each stored turn’s events: `type: pika` (RabbitMQ), `type: kafka` (tested on a mock Kafka cluster only: a warning) or `type: sql` (docs/event-brokers.md)',
     ),
     vector_store: described(
       section(),

@@ -225,6 +225,22 @@ describe('event_broker configuration', () => {
     expect(codes('event_broker:\n  url: kafka:9092\n  type: kafka\n')).to.deep.equal([
       { code: 'EVENT_BROKER_KAFKA_UNVERIFIED', line: 3 },
     ]);
+    // Rasa's keys, a list of bootstrap servers included, are no schema problem
+    const full = [
+      'event_broker:',
+      '  type: kafka',
+      '  url: [kafka-1:9092, kafka-2:9092]',
+      '  topic: rasa_events',
+      '  partition_by_sender: true',
+      '  security_protocol: SASL_SSL',
+      '  sasl_mechanism: SCRAM-SHA-512',
+      '  sasl_username: parley',
+      '  sasl_password: secret',
+      '  ssl_cafile: ca.pem',
+      '  ssl_check_hostname: true',
+      '',
+    ].join('\n');
+    expect(codes(full)).to.deep.equal([{ code: 'EVENT_BROKER_KAFKA_UNVERIFIED', line: 2 }]);
     expect(codes('event_broker:\n  type: pika\n  url: localhost\n  queues: [a, b]\n')).to.deep.equal([]);
     expect(codes('event_broker:\n  type: sql\n  db: events.db\n')).to.deep.equal([]);
   });

@@ -9,9 +9,7 @@ import { MockKafka, requireKcat } from '../../support/kafka-mock.js';
 import type { KafkaRecord } from '../../support/kafka-mock.js';
 import { recordingLogger } from '../../support/recording-logger.js';
 import { sample, say, startBrokerServer } from './broker-server.js';
-
-const bot = (conversation: number, index: number): Event =>
-  ({ event: 'bot', timestamp: index, text: `c${conversation}-${index}` }) as Event;
+import { bot, interleavedPublisher, numbersOf, perConversation } from './broker-traffic.js';
 
 function settings(bootstrap: string, topic: string, more: Partial<KafkaSettings> = {}): KafkaSettings {
   return {
@@ -159,15 +157,8 @@ describe("kafka event broker on librdkafka's mock Kafka cluster", function () {
     });
     const broker = new BufferedEventBroker({ transport, logger, batchSize: 20, maxRetryDelayMs: 200 });
     await broker.open();
-    const conversations = 3;
     const perPhase = 150;
-    let index = 0;
-    const publishSome = async (count: number) => {
-      for (let n = 0; n < count; n += 1, index += 1) {
-        broker.publish(`conv-${index % conversations}`, [bot(index % conversations, index)]);
-        if (n % 20 === 0) await new Promise((resolve) => setImmediate(resolve));
-      }
-    };
+    const publishSome = interleavedPublisher(broker, 3);
     await publishSome(perPhase);
     kafka.pause();
     await publishSome(perPhase);
@@ -182,18 +173,13 @@ describe("kafka event broker on librdkafka's mock Kafka cluster", function () {
     await broker.close();
     const total = perPhase * 3;
     const received = payloads(await kafka.waitFor(total));
-    const seen = new Map<string, number[]>();
-    for (const event of received) {
-      const [, number] = String(event['text']).split('-');
-      const sender = String(event['sender_id']);
-      const list = seen.get(sender) ?? [];
-      if (!list.includes(Number(number))) list.push(Number(number));
-      seen.set(sender, list);
-    }
+    const seen = perConversation(received);
     const unique = [...seen.values()].reduce((sum, list) => sum + list.length, 0);
     expect(unique, 'events lost').to.equal(total);
-    for (const [sender, numbers] of seen)
+    for (const [sender, texts] of seen) {
+      const numbers = numbersOf(texts);
       expect(numbers, `order of ${sender}`).to.deep.equal([...numbers].sort((a, b) => a - b));
+    }
     expect(broker.dropped).to.equal(0);
     expect(logger.messages).to.include('event broker reachable again: publishing the buffered events');
     console.log(

@@ -1,5 +1,4 @@
 import { expect } from 'chai';
-import type { Event } from '../../../src/core/events/types.js';
 import { BufferedEventBroker } from '../../../src/stores/brokers/buffered-event-broker.js';
 import type { PikaSettings } from '../../../src/stores/brokers/pika-config.js';
 import { PikaTransport } from '../../../src/stores/brokers/pika-transport.js';
@@ -16,9 +15,7 @@ import type { TestNames } from '../../support/rabbitmq.js';
 import { TcpProxy } from '../../support/tcp-proxy.js';
 import { recordingLogger } from '../../support/recording-logger.js';
 import { sample, say, startBrokerServer } from './broker-server.js';
-
-const bot = (conversation: number, index: number): Event =>
-  ({ event: 'bot', timestamp: index, text: `c${conversation}-${index}` }) as Event;
+import { bot, interleavedPublisher, numbersOf, perConversation } from './broker-traffic.js';
 
 function settings(names: TestNames, port = RABBITMQ_PORT): PikaSettings {
   return {
@@ -51,20 +48,6 @@ function endpoints(names: TestNames, port = RABBITMQ_PORT): string {
     ...names.queues.map((queue) => `    - ${queue}`),
     '',
   ].join('\n');
-}
-
-/** The texts received per conversation, in arrival order, duplicates (at-least-once) removed. */
-function perConversation(messages: readonly Record<string, unknown>[]): Map<string, string[]> {
-  const seen = new Set<string>();
-  const result = new Map<string, string[]>();
-  for (const message of messages) {
-    const text = String(message['text']);
-    if (seen.has(text)) continue;
-    seen.add(text);
-    const sender = String(message['sender_id']);
-    result.set(sender, [...(result.get(sender) ?? []), text]);
-  }
-  return result;
 }
 
 describe('pika event broker on a real RabbitMQ', function () {
@@ -155,15 +138,8 @@ describe('pika event broker on a real RabbitMQ', function () {
       maxRetryDelayMs: 200,
     });
     await broker.open();
-    const conversations = 3;
     const perPhase = 200;
-    let index = 0;
-    const publishSome = async (count: number) => {
-      for (let n = 0; n < count; n += 1, index += 1) {
-        broker.publish(`conv-${index % conversations}`, [bot(index % conversations, index)]);
-        if (n % 20 === 0) await new Promise((resolve) => setImmediate(resolve));
-      }
-    };
+    const publishSome = interleavedPublisher(broker, 3);
     await publishSome(perPhase);
     // the broker goes away while batches are in flight
     await proxy.pause();
@@ -186,7 +162,7 @@ describe('pika event broker on a real RabbitMQ', function () {
       expect(unique, 'events lost').to.equal(total);
       duplicates += received.length - unique;
       for (const [sender, texts] of conversationsSeen) {
-        const numbers = texts.map((text) => Number(text.split('-')[1]));
+        const numbers = numbersOf(texts);
         expect(numbers, `order of ${sender}`).to.deep.equal([...numbers].sort((a, b) => a - b));
       }
     }

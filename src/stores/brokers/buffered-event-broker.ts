@@ -27,6 +27,11 @@ export interface BrokerTransport {
   connect(): Promise<void>;
   send(batch: readonly BrokerMessage[]): Promise<void>;
   disconnect(): Promise<void>;
+  /**
+   * the largest message body (UTF-8 bytes) the broker takes: a larger event is dropped when published,
+   * never buffered, since the broker would refuse it at every retry and hold up every event behind it
+   */
+  readonly maxMessageBytes?: number;
 }
 
 export interface BufferedBrokerOptions {
@@ -120,11 +125,16 @@ export class BufferedEventBroker implements EventBroker {
       this.drop(events.length, 'the event broker is closed');
       return;
     }
-    for (const event of events)
-      this.waiting.push({
-        senderId: conversationId,
-        body: JSON.stringify({ sender_id: conversationId, ...event }),
-      });
+    const limit = this.transport.maxMessageBytes;
+    let oversized = 0;
+    for (const event of events) {
+      const body = JSON.stringify({ sender_id: conversationId, ...event });
+      // a character is at most 3 UTF-8 bytes: the exact count only for bodies that may be over
+      if (limit !== undefined && body.length * 3 > limit && Buffer.byteLength(body, 'utf8') > limit)
+        oversized += 1;
+      else this.waiting.push({ senderId: conversationId, body });
+    }
+    if (oversized > 0) this.drop(oversized, `larger than the broker takes (${String(limit)} bytes)`);
     this.trim();
     this.observer.brokerBacklog(this.backlog);
     this.pumping ??= this.pump();

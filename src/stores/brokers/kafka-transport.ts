@@ -26,7 +26,14 @@ export interface KafkaTransportOptions {
   readonly ackTimeoutMs?: number;
 }
 
+/**
+ * Kafka refuses a record over the broker's message.max.bytes (1 MiB by default) and the producer's
+ * max.request.size (1 MiB): an event's JSON over this stays out of the buffer (dropped and counted)
+ */
+export const KAFKA_MAX_MESSAGE_BYTES = 1_000_000;
+
 export class KafkaTransport implements BrokerTransport {
+  readonly maxMessageBytes = KAFKA_MAX_MESSAGE_BYTES;
   private readonly settings: KafkaSettings;
   private readonly logger: StoreLogger;
   private readonly connectTimeoutMs: number;

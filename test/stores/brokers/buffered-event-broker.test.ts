@@ -9,6 +9,7 @@ import { recordingLogger } from '../../support/recording-logger.js';
 /** A transport whose broker can be taken away: `send` fails while `down`, or hangs while `hung`. */
 class ScriptedTransport implements BrokerTransport {
   readonly received: BrokerMessage[] = [];
+  maxMessageBytes: number | undefined;
   down = false;
   attempts = 0;
   connects = 0;
@@ -215,5 +216,34 @@ describe('BufferedEventBroker', () => {
     );
     expect(error?.code).to.equal('STORE_UNAVAILABLE');
     expect(transport.connects).to.equal(3);
+  });
+
+  it('drops an event larger than the broker takes when it is published, and keeps the rest flowing', async () => {
+    const transport = new ScriptedTransport();
+    transport.maxMessageBytes = 200;
+    const observer = counting();
+    const errors: Record<string, unknown>[] = [];
+    const logger = {
+      ...recordingLogger(),
+      error: (fields: Record<string, unknown>, message: string) => errors.push({ ...fields, message }),
+    };
+    const broker = new BufferedEventBroker({ transport, observer, logger });
+    await broker.open();
+    const text = (length: number) => ({ event: 'bot', timestamp: 1, text: 'é'.repeat(length) }) as Event;
+    // 60 two-byte characters fit in 200 bytes with the envelope; 90 do not, although 90 characters would
+    broker.publish('big', [text(60), text(90), text(10)]);
+    expect(broker.backlog).to.equal(2);
+    await broker.close();
+    expect(
+      transport.received.map((message) => (JSON.parse(message.body) as { text: string }).text.length),
+    ).to.deep.equal([60, 10]);
+    expect(observer.dropped).to.equal(1);
+    expect(broker.dropped).to.equal(1);
+    expect(errors).to.have.length(1);
+    expect(errors[0]).to.deep.include({
+      message: 'event broker: events dropped without being published',
+      dropped: 1,
+      reason: 'larger than the broker takes (200 bytes)',
+    });
   });
 });

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { Event } from '../../../src/core/events/types.js';
 import { BufferedEventBroker } from '../../../src/stores/brokers/buffered-event-broker.js';
 import type { KafkaSettings } from '../../../src/stores/brokers/kafka-config.js';
-import { KafkaTransport } from '../../../src/stores/brokers/kafka-transport.js';
+import { KAFKA_MAX_MESSAGE_BYTES, KafkaTransport } from '../../../src/stores/brokers/kafka-transport.js';
 import { MemoryTrackerStore } from '../../../src/stores/memory-tracker-store.js';
 import { MockKafka, requireKcat } from '../../support/kafka-mock.js';
 import type { KafkaRecord } from '../../support/kafka-mock.js';
@@ -143,6 +143,24 @@ describe("kafka event broker on librdkafka's mock Kafka cluster", function () {
       confidence: 1,
     });
     expect(second).to.deep.equal({ sender_id: 'lin', event: 'bot', timestamp: 1, text: 'c1-1' });
+  });
+
+  it("drops an event over Kafka's 1 MB message limit at once, so that it never holds up the events after it", async () => {
+    const topic = uniqueTopic();
+    const kafka = await mockKafka(topic);
+    const broker = new BufferedEventBroker({
+      transport: new KafkaTransport({ settings: settings(kafka.bootstrap, topic) }),
+    });
+    await broker.open();
+    const huge = {
+      event: 'user',
+      timestamp: 2,
+      text: 'x'.repeat(KAFKA_MAX_MESSAGE_BYTES),
+    } as unknown as Event;
+    broker.publish('max', [bot(1, 1), huge, bot(1, 3)]);
+    await broker.close();
+    expect(broker.dropped).to.equal(1);
+    expect(payloads(await kafka.waitFor(2)).map((event) => event['text'])).to.deep.equal(['c1-1', 'c1-3']);
   });
 
   it('loses nothing and keeps each conversation in order while the broker stops answering', async () => {

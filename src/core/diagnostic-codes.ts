@@ -337,6 +337,11 @@ export const DIAGNOSTIC_CODES = {
     'endpoints.yml has a section Rasa acts on and Parley reads without acting on it (tracing, OTLP metrics, model server, MCP servers, external NLU server).',
     'Remove the section, or see docs/compatibility.md for what Parley does instead.',
   ),
+  // retired, never reused: said that Kafka was not run, before the Kafka broker existed
+  EVENT_BROKER_NOT_RUN: w(
+    'No longer emitted: releases before the Kafka event broker said with it that `event_broker: type: kafka` was read and nothing published. Kafka now runs and is warned about with EVENT_BROKER_KAFKA_UNVERIFIED.',
+    'Nothing to do; a filter on this code can move to EVENT_BROKER_KAFKA_UNVERIFIED.',
+  ),
   EVENT_BROKER_KAFKA_UNVERIFIED: w(
     "endpoints.yml configures a Kafka event broker (`event_broker: type: kafka`). Parley publishes to it with kafkajs, tested against librdkafka's built-in mock Kafka cluster, not against Apache Kafka itself (none runs where Parley is built): SASL, TLS, several brokers and leader changes have not been tried on a real cluster.",
     'Try the broker on your cluster before relying on it (docs/event-brokers.md says what to check), or use `type: pika` (RabbitMQ) or `type: sql`.',

@@ -1,4 +1,5 @@
 import { AppError } from '../core/errors.js';
+import { OrderedMap } from '../core/collections/ordered-map.js';
 import type { Event } from '../core/events/types.js';
 import { conversationPageLimit } from '../core/ports.js';
 import type {
@@ -46,7 +47,8 @@ const SWEEP_SLICE_MS = 5;
 export class MemoryTrackerStore implements TrackerStore {
   private readonly conversations = new Map<string, StoredConversation>();
   private readonly packer = new EventPacker();
-  private readonly pending = new Set<string>();
+  // in the order of the conversations' last turns, the next one due first
+  private readonly pending = new OrderedMap<string, true>();
   private readonly packAfterMs: number;
   private readonly now: () => number;
   private sweep: NodeJS.Timeout | NodeJS.Immediate | undefined;
@@ -92,9 +94,7 @@ export class MemoryTrackerStore implements TrackerStore {
     stored.touched = this.now();
     this.conversations.set(conversationId, stored);
     if (this.packAfterMs > 0 && stored.recent.length > 0) {
-      // moved to the end: the set stays in the order of the last turns, the next one due first
-      this.pending.delete(conversationId);
-      this.pending.add(conversationId);
+      this.pending.setNewest(conversationId, true);
       this.scheduleSweep(this.packAfterMs);
     }
   }
@@ -126,7 +126,7 @@ export class MemoryTrackerStore implements TrackerStore {
   packIdleConversations(): number {
     const started = this.now();
     let packed = 0;
-    for (const conversationId of this.pending) {
+    for (const conversationId of this.pending.keys()) {
       const stored = this.conversations.get(conversationId);
       // the ones after it had their turns later still
       if (stored && started - stored.touched < this.packAfterMs) break;
@@ -159,9 +159,9 @@ export class MemoryTrackerStore implements TrackerStore {
 
   /** 0 when a conversation is already due (the last slice ran out of time), else until the oldest is. */
   private nextSweepDelay(): number {
-    const oldest = this.pending.values().next();
-    if (oldest.done) return this.packAfterMs;
-    const touched = this.conversations.get(oldest.value)?.touched ?? 0;
+    const oldest = this.pending.oldest();
+    if (!oldest) return this.packAfterMs;
+    const touched = this.conversations.get(oldest[0])?.touched ?? 0;
     return Math.min(this.packAfterMs, Math.max(0, touched + this.packAfterMs - this.now()));
   }
 }

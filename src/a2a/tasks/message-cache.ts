@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { OrderedMap } from '../../core/collections/ordered-map.js';
 
 /**
  * Replays by `messageId`: a message sent again on the same context within the TTL gets the first
@@ -22,7 +23,7 @@ export interface CachedAnswer<T> {
 }
 
 export class MessageCache<T> {
-  private readonly entries = new Map<string, Entry<T>>();
+  private readonly entries = new OrderedMap<string, Entry<T>>();
   private readonly ttlMs: number;
   private readonly now: () => number;
   private readonly maxEntries: number;
@@ -70,9 +71,9 @@ export class MessageCache<T> {
     if (this.ttlMs <= 0) return;
     const now = this.now();
     // entries are in insertion order, so expired ones are at the front
-    for (const [key, entry] of this.entries) {
-      if (entry.expiresAt > now) break;
-      this.delete(key);
+    for (let oldest = this.entries.oldest(); oldest && oldest[1].expiresAt <= now;) {
+      this.delete(oldest[0]);
+      oldest = this.entries.oldest();
     }
     const key = keyOf(contextId, messageId);
     this.delete(key);
@@ -85,9 +86,10 @@ export class MessageCache<T> {
   }
 
   private trim(): void {
-    for (const key of this.entries.keys()) {
-      if (this.entries.size <= this.maxEntries && this.bytes <= this.maxBytes) break;
-      this.delete(key);
+    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
+      const oldest = this.entries.oldest();
+      if (!oldest) break;
+      this.delete(oldest[0]);
     }
   }
 

@@ -7,6 +7,7 @@
  * waiting context of the caller holding the most is evicted. So one caller can use the whole cap while
  * alone, but never lock the others out. Evicting forgets the A2A tasks, never the conversation.
  */
+import { OrderedMap } from '../../../core/collections/ordered-map.js';
 import type { ContextClaim, ContextIdentity, EvictionReason } from '../task-store.js';
 
 export interface ContextRecord extends ContextIdentity {
@@ -33,8 +34,8 @@ export function isClaimed(record: ContextRecord, now: number): boolean {
 }
 
 export class Contexts {
-  // a Map keeps insertion order: re-inserting on use makes the first entry the least recently used
-  private readonly records = new Map<string, ContextRecord>();
+  // touched on use, so the oldest entry is the least recently used
+  private readonly records = new OrderedMap<string, ContextRecord>();
   private readonly perOwner = new Map<string, number>();
   private readonly isReserved: IsReserved;
 
@@ -64,8 +65,7 @@ export class Contexts {
   open(identity: ContextIdentity, cap: number, now: number): OpenOutcome {
     const existing = this.records.get(identity.key);
     if (existing) {
-      this.records.delete(identity.key);
-      this.records.set(identity.key, existing);
+      this.records.touch(identity.key);
       return { kind: 'opened', record: existing, evicted: [] };
     }
     const room = this.makeRoom(identity.owner, cap, now);

@@ -2,10 +2,11 @@
  * The memory store's tasks, in the order they were created, with their total size so that the
  * retention limits (task-retention.ts) can be byte limits.
  */
+import { OrderedMap } from '../../../core/collections/ordered-map.js';
 import type { ListQuery, StoredTask, TaskPage } from '../task-store.js';
 
 export class TaskTable {
-  private readonly entries = new Map<string, StoredTask>();
+  private readonly entries = new OrderedMap<string, StoredTask>();
   private bytes = 0;
 
   get(id: string): StoredTask | undefined {

@@ -1,0 +1,138 @@
+/**
+ * A Map whose order (oldest first) is kept beside it, for the FIFO and least-recently-used tables of
+ * the memory stores. A plain Map keeps insertion order too, but V8 leaves a deleted entry in its
+ * table as a hole until the table is rebuilt, and an iterator walks the holes: a table used as a
+ * queue (new keys at the end, old ones deleted at the front) holds up to its capacity in holes before
+ * its first live entry, so asking for the oldest entry cost ~4 µs at 10,000 entries and ~26 µs at
+ * 100,000 (measured on Node 20). Here the order is an array of (key, stamp) records read from a
+ * moving head: a record whose stamp is no longer its key's (deleted, or moved to the end) is stale and
+ * passed once, then dropped when the array is compacted, so every operation is amortised O(1).
+ *
+ * Iterating while deleting is allowed, as with a Map; unlike a Map, an entry inserted or touched during
+ * an iteration may not be visited by it (a compaction gives the order a new array).
+ */
+interface Slot<V> {
+  value: V;
+  stamp: number;
+}
+
+interface OrderRecord<K> {
+  readonly key: K;
+  readonly stamp: number;
+}
+
+/** compact once this many records at least are stale, and they are more than the live ones */
+const COMPACT_AFTER = 64;
+
+export class OrderedMap<K, V> {
+  private readonly slots = new Map<K, Slot<V>>();
+  private order: OrderRecord<K>[] = [];
+  private head = 0;
+  private nextStamp = 0;
+
+  get size(): number {
+    return this.slots.size;
+  }
+
+  has(key: K): boolean {
+    return this.slots.has(key);
+  }
+
+  get(key: K): V | undefined {
+    return this.slots.get(key)?.value;
+  }
+
+  /** Sets the value; a new key goes last, a known one keeps its place. */
+  set(key: K, value: V): void {
+    const slot = this.slots.get(key);
+    if (slot) slot.value = value;
+    else this.append(key, { value, stamp: 0 });
+  }
+
+  /** Sets the value and makes the key the newest, whether it was there or not. */
+  setNewest(key: K, value: V): void {
+    const slot = this.slots.get(key);
+    if (slot) {
+      slot.value = value;
+      slot.stamp = this.stamp(key);
+      this.compactIfSparse();
+    } else this.append(key, { value, stamp: 0 });
+  }
+
+  /** Makes a known key the newest; answers whether it was there. */
+  touch(key: K): boolean {
+    const slot = this.slots.get(key);
+    if (!slot) return false;
+    slot.stamp = this.stamp(key);
+    this.compactIfSparse();
+    return true;
+  }
+
+  delete(key: K): boolean {
+    return this.slots.delete(key);
+  }
+
+  clear(): void {
+    this.slots.clear();
+    this.order = [];
+    this.head = 0;
+  }
+
+  /** The oldest entry, or undefined when empty. */
+  oldest(): [K, V] | undefined {
+    while (this.head < this.order.length) {
+      const record = this.order[this.head] as OrderRecord<K>;
+      const slot = this.slots.get(record.key);
+      if (slot && slot.stamp === record.stamp) return [record.key, slot.value];
+      this.head += 1;
+    }
+    return undefined;
+  }
+
+  /** The entries, oldest first. */
+  *entries(): IterableIterator<[K, V]> {
+    const order = this.order;
+    for (let index = this.head; index < order.length; index += 1) {
+      const record = order[index] as OrderRecord<K>;
+      const slot = this.slots.get(record.key);
+      if (slot && slot.stamp === record.stamp) yield [record.key, slot.value];
+    }
+  }
+
+  *keys(): IterableIterator<K> {
+    for (const [key] of this.entries()) yield key;
+  }
+
+  *values(): IterableIterator<V> {
+    for (const [, value] of this.entries()) yield value;
+  }
+
+  [Symbol.iterator](): IterableIterator<[K, V]> {
+    return this.entries();
+  }
+
+  private append(key: K, slot: Slot<V>): void {
+    slot.stamp = this.stamp(key);
+    this.slots.set(key, slot);
+    this.compactIfSparse();
+  }
+
+  private stamp(key: K): number {
+    const stamp = this.nextStamp;
+    this.nextStamp += 1;
+    this.order.push({ key, stamp });
+    return stamp;
+  }
+
+  private compactIfSparse(): void {
+    const stale = this.order.length - this.slots.size;
+    if (stale < COMPACT_AFTER || stale <= this.slots.size) return;
+    const live: OrderRecord<K>[] = [];
+    for (let index = this.head; index < this.order.length; index += 1) {
+      const record = this.order[index] as OrderRecord<K>;
+      if (this.slots.get(record.key)?.stamp === record.stamp) live.push(record);
+    }
+    this.order = live;
+    this.head = 0;
+  }
+}

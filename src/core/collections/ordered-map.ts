@@ -91,6 +91,8 @@ export class OrderedMap<K, V> {
 
   /** The entries, oldest first. */
   *entries(): IterableIterator<[K, V]> {
+    // pass the stale records at the front once for every later scan too
+    this.oldest();
     const order = this.order;
     for (let index = this.head; index < order.length; index += 1) {
       const record = order[index] as OrderRecord<K>;

@@ -117,4 +117,15 @@ describe('OrderedMap', () => {
     const order = (map as unknown as { order: unknown[]; head: number }).order;
     expect(order.length).to.be.at.most(2 * 100_000 + 64);
   });
+
+  it('starts a scan at the first live record after the keys ahead of it were touched (least recently used use)', () => {
+    const map = new OrderedMap<number, string>();
+    for (let i = 0; i < 1000; i += 1) map.set(i, `v${i}`);
+    // the first 900 are used again: their old records at the front are stale
+    for (let i = 0; i < 900; i += 1) map.touch(i);
+    const internals = map as unknown as { order: { key: number }[]; head: number };
+    const first = map.entries().next();
+    expect(first.value).to.deep.equal([900, 'v900']);
+    expect(internals.order[internals.head]?.key).to.equal(900);
+  });
 });

@@ -216,7 +216,7 @@ export async function appendRows(
  * The events' JSON texts as one parameter, a newline between two: sent as they are, where one JSON
  * array of them would escape every quote of every event (the cost of the statement's preparation).
  */
-function joinedTexts(rows: readonly EventRow[]): string {
+export function joinedTexts(rows: readonly EventRow[]): string {
   const texts = rows.map((row) => row.data);
   if (texts.some((text) => text.includes('\n')))
     throw new AppError({

@@ -33,6 +33,7 @@ import type { EventRow, SnapshotRow, StoredEventRow } from './event-rows.js';
 import type { ConnectionLimits } from './sql-connection.js';
 import { SqlDatabase } from './sql-database.js';
 import type { RunOptions } from './sql-database.js';
+import { PostgresAppendBatch } from './postgres-append-batch.js';
 import { isUniqueViolation } from './sql-errors.js';
 import type { SqlTarget } from './sql-target.js';
 import { LAST_SEQ, SqliteStatements } from './sqlite-statements.js';
@@ -64,6 +65,8 @@ export class SqlTrackerStore implements TrackerStore {
   private readonly sqliteStatements = new WeakMap<SqliteConnection, SqliteStatements>();
   /** PostgreSQL: the states of the conversations this process wrote last (SQLite keeps them per connection) */
   private readonly keptStates = new PostgresKeptStates();
+  /** PostgreSQL: the appends of concurrent turns, committed together */
+  private readonly appendBatch = new PostgresAppendBatch((work) => this.withPostgres(work));
 
   constructor(options: SqlTrackerStoreOptions) {
     this.target = options.target;
@@ -206,7 +209,7 @@ export class SqlTrackerStore implements TrackerStore {
     if (session) {
       inserted = await appendRows(session.connection, { ...append, unlockKey: session.lockKey });
       markReleased(session);
-    } else inserted = await this.withPostgres((connection) => appendRows(connection, append));
+    } else inserted = await this.appendBatch.append(append);
     if (inserted !== rows.length) throw conflict(conversationId, expectedCount);
   }
 

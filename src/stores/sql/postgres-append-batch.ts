@@ -7,8 +7,7 @@
  * still goes at once, alone. Each append keeps its own checks (its first event follows the stored
  * one), so a batch is what the appends would have done one after another.
  *
- * A conversation has one turn at a time in a process (the lock store), so two appends of one
- * conversation do not wait at once; should they, the second waits until the first has committed. If a batch's statement
+ * The batching is statement-batcher.ts's: a batch holds one append a conversation. If a batch's statement
  * fails on a unique violation (another process wrote one of its conversations between the check and
  * the insert), nothing of it is stored and every append of it runs again alone, so only the one that
  * collided fails. Any other failure (a lost connection) fails every append of the batch, as it would
@@ -18,18 +17,13 @@ import type { EventRow, SnapshotRow } from './event-rows.js';
 import { appendRows, joinedTexts } from './postgres-statements.js';
 import type { PostgresConnection } from './postgres-statements.js';
 import { isUniqueViolation } from './sql-errors.js';
+import { StatementBatcher } from './statement-batcher.js';
 
 export interface PendingAppend {
   readonly conversationId: string;
   readonly expectedCount: number;
   readonly rows: readonly EventRow[];
   readonly snapshot: SnapshotRow | undefined;
-}
-
-interface Waiting {
-  readonly append: PendingAppend;
-  readonly resolve: (inserted: number) => void;
-  readonly reject: (error: unknown) => void;
 }
 
 /** batches on their way at once: a second one keeps the next appends from waiting a whole round trip */
@@ -79,88 +73,33 @@ export const APPEND_BATCH_STATEMENT = {
 } as const;
 
 export class PostgresAppendBatch {
-  private readonly waiting: Waiting[] = [];
-  private inFlight = 0;
-  /** the conversations of the appends on their way */
-  private readonly sending = new Set<string>();
-  private readonly withConnection: <T>(work: (connection: PostgresConnection) => Promise<T>) => Promise<T>;
+  private readonly batcher: StatementBatcher<PendingAppend, number>;
 
   constructor(withConnection: <T>(work: (connection: PostgresConnection) => Promise<T>) => Promise<T>) {
-    this.withConnection = withConnection;
+    this.batcher = new StatementBatcher<PendingAppend, number>(
+      {
+        alone: (append) => withConnection((connection) => appendRows(connection, append)),
+        together: (appends) => withConnection((connection) => appendBatch(connection, appends)),
+        retryAlone: isUniqueViolation,
+      },
+      { maxInFlight: MAX_IN_FLIGHT, maxBatch: MAX_BATCH },
+    );
   }
 
   /** Appends the rows (at least one) in the next batch; answers how many went in (all, or none). */
   append(append: PendingAppend): Promise<number> {
-    return new Promise<number>((resolve, reject) => {
-      this.waiting.push({ append, resolve, reject });
-      this.sendNext();
-    });
-  }
-
-  private sendNext(): void {
-    while (this.inFlight < MAX_IN_FLIGHT && this.waiting.length > 0) {
-      const batch = this.takeBatch();
-      if (batch.length === 0) return;
-      this.inFlight += 1;
-      void this.send(batch).finally(() => {
-        this.inFlight -= 1;
-        for (const { append } of batch) this.sending.delete(append.conversationId);
-        this.sendNext();
-      });
-    }
-  }
-
-  /**
-   * The oldest waiting appends, one of each conversation and none of a conversation whose append is
-   * on its way (it could not follow events not yet committed), at most MAX_BATCH.
-   */
-  private takeBatch(): Waiting[] {
-    const batch: Waiting[] = [];
-    const later: Waiting[] = [];
-    while (this.waiting.length > 0 && batch.length < MAX_BATCH) {
-      const next = this.waiting.shift() as Waiting;
-      const id = next.append.conversationId;
-      if (this.sending.has(id)) later.push(next);
-      else {
-        this.sending.add(id);
-        batch.push(next);
-      }
-    }
-    this.waiting.unshift(...later);
-    return batch;
-  }
-
-  private async send(batch: readonly Waiting[]): Promise<void> {
-    const [only] = batch;
-    if (batch.length === 1 && only) return this.sendAlone(only);
-    let counts: number[];
-    try {
-      counts = await this.withConnection((connection) => appendBatch(connection, batch));
-    } catch (error) {
-      if (isUniqueViolation(error)) {
-        await Promise.all(batch.map((waiting) => this.sendAlone(waiting)));
-        return;
-      }
-      for (const waiting of batch) waiting.reject(error);
-      return;
-    }
-    batch.forEach((waiting, index) => waiting.resolve(counts[index] ?? 0));
-  }
-
-  private async sendAlone(waiting: Waiting): Promise<void> {
-    try {
-      waiting.resolve(await this.withConnection((connection) => appendRows(connection, waiting.append)));
-    } catch (error) {
-      waiting.reject(error);
-    }
+    return this.batcher.run(append.conversationId, append);
   }
 }
 
-async function appendBatch(connection: PostgresConnection, batch: readonly Waiting[]): Promise<number[]> {
+async function appendBatch(
+  connection: PostgresConnection,
+  batch: readonly PendingAppend[],
+): Promise<number[]> {
   const items: unknown[] = [];
   const rows: unknown[] = [];
   const eventRows: EventRow[] = [];
-  batch.forEach(({ append }, index) => {
+  batch.forEach((append, index) => {
     const { snapshot } = append;
     items.push([
       append.conversationId,

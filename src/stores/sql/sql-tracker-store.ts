@@ -10,8 +10,8 @@
  * them exists rejects a writer whose count was too high. Either way nothing is written and the turn
  * gets TRACKER_CONFLICT. SQLite does it in a savepoint of prepared statements within the group commit
  * of the database's writes (sqlite-statements.ts, sqlite-write-batch.ts), PostgreSQL in one prepared
- * statement (postgres-statements.ts), and an append of no events (a snapshot alone) in a knex
- * transaction.
+ * statement, batched with concurrent turns' (postgres-append-batch.ts), and an append of no events (a
+ * snapshot alone) in a knex transaction.
  */
 import type { Knex } from 'knex';
 import { AppError } from '../../core/errors.js';
@@ -34,11 +34,12 @@ import type { ConnectionLimits } from './sql-connection.js';
 import { SqlDatabase } from './sql-database.js';
 import type { RunOptions } from './sql-database.js';
 import { PostgresAppendBatch } from './postgres-append-batch.js';
+import { PostgresLoadBatch } from './postgres-load-batch.js';
 import { isUniqueViolation } from './sql-errors.js';
 import type { SqlTarget } from './sql-target.js';
 import { LAST_SEQ, SqliteStatements } from './sqlite-statements.js';
 import type { LastSeqRow, SqliteAppend, SqliteConnection } from './sqlite-statements.js';
-import { appendRows, loadAfterRows, loadRecentRows } from './postgres-statements.js';
+import { appendRows, loadRecentRows } from './postgres-statements.js';
 import { PostgresKeptStates } from './postgres-kept-states.js';
 import { checkConversationId, checkCount, conflict, rowsOf } from './sql-tracker-checks.js';
 import type { PostgresConnection } from './postgres-statements.js';
@@ -65,8 +66,8 @@ export class SqlTrackerStore implements TrackerStore {
   private readonly sqliteStatements = new WeakMap<SqliteConnection, SqliteStatements>();
   /** PostgreSQL: the states of the conversations this process wrote last (SQLite keeps them per connection) */
   private readonly keptStates = new PostgresKeptStates();
-  /** PostgreSQL: the appends of concurrent turns, committed together */
   private readonly appendBatch = new PostgresAppendBatch((work) => this.withPostgres(work));
+  private readonly loadBatch = new PostgresLoadBatch((work) => this.withPostgres(work));
 
   constructor(options: SqlTrackerStoreOptions) {
     this.target = options.target;
@@ -372,7 +373,7 @@ export class SqlTrackerStore implements TrackerStore {
     if (from === undefined) return undefined;
     const claimed = hint?.keptAt === undefined ? undefined : this.keptStates.at(conversationId, hint.keptAt);
     if (claimed) return claimed;
-    const rows = await this.withPostgres((connection) => loadAfterRows(connection, conversationId, from));
+    const rows = await this.loadBatch.loadAfter(conversationId, from);
     const known = this.keptStates.fromRows(conversationId, rows);
     if (!known) this.keptStates.forget(conversationId);
     return known;

@@ -221,7 +221,8 @@ function report(rows, long) {
       `${row.name.padEnd(28)}${formatSummary(row.rate).padStart(20)}${formatSummary(row.p50).padStart(14)}${formatSummary(row.p99).padStart(14)}${formatSummary(row.cpu).padStart(18)}${(row.ratio ? formatSummary(row.ratio, 3) : '1').padStart(24)}`,
     );
     for (const run of row.runs)
-      if (run.non2xx + run.errors + run.wrong > 0) console.log(`  ${JSON.stringify(run)}`);
+      if (run.non2xx + run.errors + run.wrong > 0 || process.env.BENCH_DEBUG === '1')
+        console.log(`  ${JSON.stringify(run)}`);
   }
   const [echo, ...parley] = rows;
   const targets = {

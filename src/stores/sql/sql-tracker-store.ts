@@ -34,12 +34,11 @@ import type { ConnectionLimits } from './sql-connection.js';
 import { SqlDatabase } from './sql-database.js';
 import type { RunOptions } from './sql-database.js';
 import { PostgresAppendBatch } from './postgres-append-batch.js';
-import { PostgresLoadBatch } from './postgres-load-batch.js';
 import { isUniqueViolation } from './sql-errors.js';
 import type { SqlTarget } from './sql-target.js';
 import { LAST_SEQ, SqliteStatements } from './sqlite-statements.js';
 import type { LastSeqRow, SqliteAppend, SqliteConnection } from './sqlite-statements.js';
-import { appendRows, loadRecentRows } from './postgres-statements.js';
+import { appendRows, loadAfterRows, loadRecentRows } from './postgres-statements.js';
 import { PostgresKeptStates } from './postgres-kept-states.js';
 import { checkConversationId, checkCount, conflict, rowsOf } from './sql-tracker-checks.js';
 import type { PostgresConnection } from './postgres-statements.js';
@@ -67,7 +66,6 @@ export class SqlTrackerStore implements TrackerStore {
   /** PostgreSQL: the states of the conversations this process wrote last (SQLite keeps them per connection) */
   private readonly keptStates = new PostgresKeptStates();
   private readonly appendBatch = new PostgresAppendBatch((work) => this.withPostgres(work));
-  private readonly loadBatch = new PostgresLoadBatch((work) => this.withPostgres(work));
 
   constructor(options: SqlTrackerStoreOptions) {
     this.target = options.target;
@@ -373,7 +371,7 @@ export class SqlTrackerStore implements TrackerStore {
     if (from === undefined) return undefined;
     const claimed = hint?.keptAt === undefined ? undefined : this.keptStates.at(conversationId, hint.keptAt);
     if (claimed) return claimed;
-    const rows = await this.loadBatch.loadAfter(conversationId, from);
+    const rows = await this.withPostgres((connection) => loadAfterRows(connection, conversationId, from));
     const known = this.keptStates.fromRows(conversationId, rows);
     if (!known) this.keptStates.forget(conversationId);
     return known;

@@ -17,7 +17,7 @@ import type { EventRow, SnapshotRow } from './event-rows.js';
 import { appendRows, joinedTexts } from './postgres-statements.js';
 import type { PostgresConnection } from './postgres-statements.js';
 import { isUniqueViolation } from './sql-errors.js';
-import { StatementBatcher } from './statement-batcher.js';
+import { StatementBatcher } from '../../core/batching/statement-batcher.js';
 
 export interface PendingAppend {
   readonly conversationId: string;

@@ -35,10 +35,10 @@ const TASK_VALUES = TASK_COLUMNS.split(',').length;
 const MEMBERS_OF_1 = 'SELECT 1 FROM a2a_tasks WHERE context_key = $1 AND member = 1';
 
 /** a task saved again, and a replay entry recorded again (ON CONFLICT … DO UPDATE SET) */
-const UPDATE_TASK = `context_key = EXCLUDED.context_key, owner = EXCLUDED.owner,
+export const UPDATE_TASK = `context_key = EXCLUDED.context_key, owner = EXCLUDED.owner,
       context_id = EXCLUDED.context_id, state = EXCLUDED.state, status_time = EXCLUDED.status_time,
       bytes = EXCLUDED.bytes, deadline = EXCLUDED.deadline, due = EXCLUDED.due, data = EXCLUDED.data`;
-const UPDATE_REPLAY = `fingerprint = EXCLUDED.fingerprint, task_id = EXCLUDED.task_id, answer = NULL,
+export const UPDATE_REPLAY = `fingerprint = EXCLUDED.fingerprint, task_id = EXCLUDED.task_id, answer = NULL,
       answer_bytes = 0, expires_at = EXCLUDED.expires_at`;
 
 /** how many replay entries a process records between two sweeps of the expired ones */
@@ -312,8 +312,18 @@ function saveScript(
   now: number,
   notice?: SettledNotice,
 ): SqlScript<unknown> {
+  return rows(SAVE_TASK, saveValues(stored, options, now, notice));
+}
+
+/** SAVE_TASK's parameters, in order (postgres-save-batch.ts writes several saves' as columns) */
+export function saveValues(
+  stored: StoredTask,
+  options: SaveOptions,
+  now: number,
+  notice?: SettledNotice,
+): unknown[] {
   const { replay, answers, release } = options;
-  return rows(SAVE_TASK, [
+  return [
     ...taskValues(stored),
     ...replayValues(replay),
     answers ? scopeKey(answers.scope) : null,
@@ -323,7 +333,7 @@ function saveScript(
     release?.holder ?? null,
     notice?.channel ?? null,
     notice?.payload ?? null,
-  ]);
+  ];
 }
 
 /** a replay entry to record: scope, messageId, fingerprint, expiry (nulls: none) */

@@ -7,7 +7,8 @@
  *
  * The statements of a turn (replay lookup, claim, saves, release, trim) run without knex's query
  * building: prepared statements on SQLite, named prepared statements on PostgreSQL, one round trip
- * each there (a trim that forgets tasks takes two). The database belongs to the tracker store, which
+ * each there (a trim that forgets tasks takes two; under load, saves go several to a statement:
+ * postgres-save-batch.ts). The database belongs to the tracker store, which
  * closes it.
  */
 import type { PushConfig } from '../../push/push-config.js';
@@ -32,6 +33,8 @@ import type {
 } from '../task-store.js';
 import type { Task } from '../model.js';
 import { membersOf, replayOf } from './context-claim.js';
+import { PostgresSaveBatch } from './postgres-save-batch.js';
+import type { PendingSave } from './postgres-save-batch.js';
 import { POSTGRES_WRITES, REPLAY_SWEEP_EVERY, SWEEP_EXPIRED_REPLAYS } from './postgres-task-statements.js';
 import { pushConfigsOf, putPushConfigIn } from './sql-push-configs.js';
 import { PostgresRunner, SqliteRunner, SqliteScripts, rows, run, runPlannedEach } from './sql-runner.js';
@@ -77,6 +80,8 @@ export class SqlTaskStore implements TaskStore {
   readonly announcesSettled: boolean;
   /** replay entries recorded since the last sweep (PostgreSQL) */
   private recordedReplays = 0;
+  /** PostgreSQL: saves that come while others are on their way go together (postgres-save-batch.ts) */
+  private readonly saves: PostgresSaveBatch | undefined;
 
   constructor(options: SqlTaskStoreOptions) {
     this.database = options.database;
@@ -87,6 +92,14 @@ export class SqlTaskStore implements TaskStore {
     this.sqlite = new SqliteRunner(options.database, (connection) => this.scriptsOf(connection));
     this.announce = options.database.dialect === 'postgresql' ? options.announce : undefined;
     this.announcesSettled = this.announce !== undefined;
+    this.saves =
+      options.database.dialect === 'postgresql'
+        ? new PostgresSaveBatch({
+            alone: (save) => this.saveAlone(save),
+            withConnection: (work) =>
+              this.database.run('save tasks', () => this.database.withPostgres(work), { store: STORE }),
+          })
+        : undefined;
   }
 
   describe(): string {
@@ -104,8 +117,13 @@ export class SqlTaskStore implements TaskStore {
 
   async saveTask(task: StoredTask, options: SaveOptions = {}): Promise<void> {
     const notice = options.announce ? this.announce?.(task.task.id) : undefined;
-    await this.write('save a task', (sql) => this.writes.saveTask(sql, task, options, this.now(), notice));
+    const save = { stored: task, options, now: this.now(), notice };
+    await (this.saves ? this.saves.save(save) : this.saveAlone(save));
     if (options.replay) await this.recorded();
+  }
+
+  private saveAlone({ stored, options, now, notice }: PendingSave): Promise<void> {
+    return this.write('save a task', (sql) => this.writes.saveTask(sql, stored, options, now, notice));
   }
 
   async removeTasks(ids: readonly string[]): Promise<void> {

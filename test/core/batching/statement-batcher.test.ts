@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { StatementBatcher } from '../../src/stores/sql/statement-batcher.js';
+import { StatementBatcher } from '../../../src/core/batching/statement-batcher.js';
 
 interface Call {
   readonly kind: 'alone' | 'together';

@@ -1,0 +1,178 @@
+/**
+ * Group commit for the PostgreSQL task store's saves: the saves that come while earlier ones are on
+ * their way go together in one statement, one round trip and one commit, instead of one each. An A2A
+ * message saves its task once or twice (a continued task before its turn, every task when its turn
+ * settles, the answer's save also freeing the context); under load most of what PostgreSQL spends on
+ * such a small write is outside the executor (the protocol, the commit and its WAL flush, waking the
+ * backend), and most of what the server spends on it is the socket write. At low load a save still
+ * goes at once, alone, as SAVE_TASK.
+ *
+ * A batch holds one save a context (core/batching/statement-batcher.ts), so its rows are disjoint from
+ * the other batch on its way. Each save keeps its own parts (the replay entry it records or answers,
+ * the claim it ends, the notification it sends on commit): a batch does what the saves would have
+ * done one after another. A batch that a deadlock or a serialisation failure stopped (a claim locked
+ * one of its contexts' rows the other way round) stored nothing, and its saves run again alone; any
+ * other failure fails every save of the batch, as it would have failed each of them.
+ */
+import { StatementBatcher } from '../../../core/batching/statement-batcher.js';
+import { AppError } from '../../../core/errors.js';
+import { UPDATE_REPLAY, UPDATE_TASK, saveValues } from './postgres-task-statements.js';
+import type { SaveOptions, StoredTask } from '../task-store.js';
+import type { PostgresConnection } from './task-database.js';
+import type { SettledNotice } from './task-writes.js';
+
+export interface PendingSave {
+  readonly stored: StoredTask;
+  readonly options: SaveOptions;
+  readonly now: number;
+  readonly notice: SettledNotice | undefined;
+}
+
+/** batches on their way at once: a second one keeps the next saves from waiting a whole round trip */
+const MAX_IN_FLIGHT = 2;
+/** saves in one statement at most: a bound on its size and on the time it holds its row locks */
+const MAX_BATCH = 64;
+
+/** the SQL types of SAVE_TASK's 21 parameters, in order; the task's JSON (10th) goes as one text */
+const COLUMN_TYPES = [
+  'text',
+  'text',
+  'text',
+  'text',
+  'text',
+  'float8',
+  'integer',
+  'float8',
+  'float8',
+  'data',
+  'text',
+  'text',
+  'text',
+  'float8',
+  'text',
+  'text',
+  'float8',
+  'text',
+  'text',
+  'text',
+  'text',
+] as const;
+const DATA_COLUMN = COLUMN_TYPES.indexOf('data');
+
+const COLUMN_NAMES = [
+  'task_id',
+  'context_key',
+  'owner',
+  'context_id',
+  'state',
+  'status_time',
+  'bytes',
+  'deadline',
+  'due',
+  'data',
+  'replay_scope',
+  'replay_message',
+  'replay_fingerprint',
+  'replay_expires',
+  'answers_scope',
+  'answers_message',
+  'now',
+  'release_key',
+  'release_holder',
+  'notify_channel',
+  'notify_payload',
+];
+
+/**
+ * $1–$21: SAVE_TASK's parameters as columns, one array element a save ($10, the tasks' JSON texts,
+ * newline-joined: JSON.stringify writes no raw newline). The same parts as SAVE_TASK, each row its own.
+ */
+export const SAVE_BATCH_STATEMENT = {
+  name: 'parley_a2a_save_batch_v1',
+  text: `WITH batch AS (
+      SELECT * FROM ROWS FROM (${COLUMN_TYPES.map((type, index) =>
+        type === 'data'
+          ? `unnest(string_to_array($${index + 1}::text, E'\\n'))`
+          : `unnest($${index + 1}::${type}[])`,
+      ).join(', ')}) AS b (${COLUMN_NAMES.join(', ')})
+    ), saved AS (
+      INSERT INTO a2a_tasks (task_id, context_key, owner, context_id, state, status_time, bytes, deadline, due,
+        data, member)
+      SELECT task_id, context_key, owner, context_id, state, status_time, bytes, deadline, due, data,
+        CASE WHEN EXISTS (SELECT 1 FROM a2a_contexts c WHERE c.context_key = batch.context_key) THEN 1 ELSE 0 END
+      FROM batch
+      ON CONFLICT (task_id) DO UPDATE SET ${UPDATE_TASK}
+      RETURNING 1
+    ), replay AS (
+      INSERT INTO a2a_replays (scope, message_id, fingerprint, task_id, answer, answer_bytes, expires_at)
+      SELECT replay_scope, replay_message, replay_fingerprint, task_id, NULL, 0, replay_expires
+      FROM batch WHERE replay_scope IS NOT NULL
+      ON CONFLICT (scope, message_id) DO UPDATE SET ${UPDATE_REPLAY}
+      RETURNING 1
+    ), answered AS (
+      UPDATE a2a_replays r SET answer = batch.data, answer_bytes = batch.bytes
+      FROM batch
+      WHERE r.scope = batch.answers_scope AND r.message_id = batch.answers_message AND r.expires_at > batch.now
+      RETURNING 1
+    ), released AS (
+      UPDATE a2a_contexts c SET claim_holder = NULL, claim_until = NULL
+      FROM batch
+      WHERE c.context_key = batch.release_key AND c.claim_holder = batch.release_holder
+      RETURNING 1
+    )
+    SELECT COUNT(*) AS notified
+    FROM (SELECT pg_notify(notify_channel, notify_payload) FROM batch WHERE notify_channel IS NOT NULL) sent`,
+} as const;
+
+/** deadlock_detected, serialization_failure: nothing was stored, and each save alone would not meet it */
+const RETRY_ALONE_CODES = new Set(['40P01', '40001']);
+
+export class PostgresSaveBatch {
+  private readonly batcher: StatementBatcher<PendingSave, void>;
+
+  /**
+   * `alone` saves one task as SAVE_TASK does; `withConnection` runs the batch's statement (both map
+   * driver errors to the store's AppErrors, keeping the driver's code in their details)
+   */
+  constructor(options: {
+    readonly alone: (save: PendingSave) => Promise<void>;
+    readonly withConnection: (work: (connection: PostgresConnection) => Promise<void>) => Promise<void>;
+  }) {
+    this.batcher = new StatementBatcher<PendingSave, void>(
+      {
+        alone: options.alone,
+        together: async (saves) => {
+          await options.withConnection((connection) => saveBatch(connection, saves));
+          return saves.map(() => undefined);
+        },
+        retryAlone: (error) => RETRY_ALONE_CODES.has(driverCode(error) ?? ''),
+      },
+      { maxInFlight: MAX_IN_FLIGHT, maxBatch: MAX_BATCH },
+    );
+  }
+
+  /** Saves the task in the next batch; a context's saves are stored in the order they were made. */
+  save(save: PendingSave): Promise<void> {
+    return this.batcher.run(save.stored.contextKey, save);
+  }
+}
+
+async function saveBatch(connection: PostgresConnection, saves: readonly PendingSave[]): Promise<void> {
+  const columns: unknown[][] = COLUMN_TYPES.map(() => []);
+  for (const { stored, options, now, notice } of saves) {
+    saveValues(stored, options, now, notice).forEach((value, index) => columns[index]?.push(value));
+  }
+  const values: unknown[] = [...columns];
+  values[DATA_COLUMN] = (columns[DATA_COLUMN] as string[]).join('\n');
+  await connection.query({ ...SAVE_BATCH_STATEMENT, values });
+}
+
+/** the driver's SQLSTATE of a store error (AppError details) or of the driver's own error */
+function driverCode(error: unknown): string | undefined {
+  if (error instanceof AppError) {
+    const details = error.details as { driverCode?: unknown } | undefined;
+    return typeof details?.driverCode === 'string' ? details.driverCode : undefined;
+  }
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}

@@ -26,8 +26,12 @@ export interface PendingAppend {
   readonly snapshot: SnapshotRow | undefined;
 }
 
-/** batches on their way at once: a second one keeps the next appends from waiting a whole round trip */
-const MAX_IN_FLIGHT = 2;
+/**
+ * one batch on its way at a time: the appends that come meanwhile wait one round trip and go together.
+ * Measured against two on the REST benchmark (three alternated pairs): 2,049–2,354 against 1,852–2,035
+ * turns a second, 354–416 against 424–479 µs of server CPU a turn; fewer, larger batches.
+ */
+const MAX_IN_FLIGHT = 1;
 /** appends in one statement at most: a bound on its size and on the time it holds its row locks */
 const MAX_BATCH = 64;
 

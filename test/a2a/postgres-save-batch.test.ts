@@ -157,6 +157,30 @@ describe('PostgreSQL: the task saves of concurrent turns are committed together'
       expect(row).to.deep.equal({ claim_holder: null, claim_until: null, last_holder: 'p1' });
   });
 
+  it('keeps a statement’s tasks within 4 MB: saves of large tasks go in statements of their own', async () => {
+    await harness.open();
+    const { store, sent } = recorded();
+    const keys = ['large-a', 'large-b', 'large-c', 'small-d', 'small-e'];
+    await turnsUnderWay(store, keys);
+    sent.length = 0;
+    const megabytes = (count: number) => count * 1024 * 1024;
+    await Promise.all(
+      keys.map((key) =>
+        store.saveTask(
+          storedTask(`t-${key}`, { key, bytes: key.startsWith('large') ? megabytes(3) : 1_000 }),
+        ),
+      ),
+    );
+    // a alone; b and c do not fit together (6 MB); c then takes d and e along (3 MB and 2 KB)
+    expect(sent.map((name) => (name === SAVE_BATCH_STATEMENT.name ? 'batch' : 'alone'))).to.deep.equal([
+      'alone',
+      'alone',
+      'batch',
+    ]);
+    for (const key of keys)
+      expect((await store.getTask(`t-${key}`))?.task.status.state).to.equal('completed');
+  });
+
   it('stores a context’s saves in the order they were made', async () => {
     await harness.open();
     const { store } = recorded();

@@ -13,11 +13,18 @@ export interface BatchedStatements<Request, Answer> {
   together(requests: readonly Request[]): Promise<Answer[]>;
   /** whether a batch that failed so should run again request by request (else each gets the error) */
   retryAlone(error: unknown): boolean;
+  /** what a request weighs toward BatcherLimits.maxWeight (e.g. the bytes it sends); 0 when not given */
+  weight?(request: Request): number;
 }
 
 export interface BatcherLimits {
   readonly maxInFlight: number;
   readonly maxBatch: number;
+  /**
+   * a bound on the summed weight of a batch, so that one statement stays a reasonable size; a request
+   * heavier than it alone goes alone
+   */
+  readonly maxWeight?: number;
 }
 
 interface Waiting<Request, Answer> {
@@ -60,16 +67,24 @@ export class StatementBatcher<Request, Answer> {
     }
   }
 
-  /** The oldest waiting requests that may go now, one a conversation, at most maxBatch. */
+  /** The oldest waiting requests that may go now, one a conversation, at most maxBatch and maxWeight. */
   private takeBatch(): Waiting<Request, Answer>[] {
     const batch: Waiting<Request, Answer>[] = [];
     const later: Waiting<Request, Answer>[] = [];
+    const maxWeight = this.limits.maxWeight ?? Number.POSITIVE_INFINITY;
+    let weight = 0;
     while (this.waiting.length > 0 && batch.length < this.limits.maxBatch) {
       const next = this.waiting.shift() as Waiting<Request, Answer>;
+      const nextWeight = this.statements.weight?.(next.request) ?? 0;
       if (this.sending.has(next.conversationId)) later.push(next);
-      else {
+      else if (batch.length > 0 && weight + nextWeight > maxWeight) {
+        // full: it and the ones after it wait for the next batch, in their order
+        later.push(next);
+        break;
+      } else {
         this.sending.add(next.conversationId);
         batch.push(next);
+        weight += nextWeight;
       }
     }
     this.waiting.unshift(...later);

@@ -34,6 +34,8 @@ export interface PendingAppend {
 const MAX_IN_FLIGHT = 1;
 /** appends in one statement at most: a bound on its size and on the time it holds its row locks */
 const MAX_BATCH = 64;
+/** characters of JSON (events and snapshots) in one statement at most: a turn's are some 10,000 */
+const MAX_BATCH_CHARACTERS = 4 * 1024 * 1024;
 
 /**
  * $1: one JSON array per append [sender, first seq, snapshot event count, snapshot data, snapshot
@@ -85,8 +87,9 @@ export class PostgresAppendBatch {
         alone: (append) => withConnection((connection) => appendRows(connection, append)),
         together: (appends) => withConnection((connection) => appendBatch(connection, appends)),
         retryAlone: isUniqueViolation,
+        weight: appendCharacters,
       },
-      { maxInFlight: MAX_IN_FLIGHT, maxBatch: MAX_BATCH },
+      { maxInFlight: MAX_IN_FLIGHT, maxBatch: MAX_BATCH, maxWeight: MAX_BATCH_CHARACTERS },
     );
   }
 
@@ -94,6 +97,10 @@ export class PostgresAppendBatch {
   append(append: PendingAppend): Promise<number> {
     return this.batcher.run(append.conversationId, append);
   }
+}
+
+function appendCharacters(append: PendingAppend): number {
+  return append.rows.reduce((sum, row) => sum + row.data.length, append.snapshot?.data.length ?? 0);
 }
 
 async function appendBatch(

@@ -55,6 +55,26 @@ describe('StatementBatcher', () => {
     expect(await Promise.all(answers)).to.deep.equal(['A', 'B', 'C', 'D', 'E', 'F']);
   });
 
+  it('closes a batch before its weight would pass maxWeight; a request heavier than that goes alone', async () => {
+    const { calls, statements } = controlled();
+    // a request weighs its length: 'x' 1, 'heavy-one' 9
+    const weighed = { ...statements, weight: (request: string) => request.length };
+    const batcher = new StatementBatcher(weighed, { maxInFlight: 1, maxBatch: 10, maxWeight: 4 });
+    const answers = ['a', 'bb', 'cc', 'heavy-one', 'd', 'e'].map((r) => batcher.run(r, r));
+    const sent = async (): Promise<string[]> => {
+      const call = calls.at(-1) as Call;
+      call.finish();
+      await tick();
+      return [...(calls.at(-1) as Call).requests];
+    };
+    expect(calls.map((c) => c.requests)).to.deep.equal([['a']]);
+    expect(await sent()).to.deep.equal(['bb', 'cc']);
+    expect(await sent()).to.deep.equal(['heavy-one']);
+    expect(await sent()).to.deep.equal(['d', 'e']);
+    (calls.at(-1) as Call).finish();
+    expect(await Promise.all(answers)).to.deep.equal(['A', 'BB', 'CC', 'HEAVY-ONE', 'D', 'E']);
+  });
+
   it('holds back a conversation whose request is on its way, and keeps its requests in order', async () => {
     const { calls, statements } = controlled();
     const batcher = new StatementBatcher(statements, { maxInFlight: 2, maxBatch: 8 });

@@ -36,6 +36,8 @@ export interface PendingSave {
 const MAX_IN_FLIGHT = 1;
 /** saves in one statement at most: a bound on its size and on the time it holds its row locks */
 const MAX_BATCH = 64;
+/** bytes of tasks in one statement at most (a task may hold up to a context's 1 MB) */
+const MAX_BATCH_BYTES = 4 * 1024 * 1024;
 
 /** the SQL types of SAVE_TASK's 21 parameters, in order; the task's JSON (10th) goes as one text */
 const COLUMN_TYPES = [
@@ -150,8 +152,9 @@ export class PostgresSaveBatch {
           return saves.map(() => undefined);
         },
         retryAlone: (error) => RETRY_ALONE_CODES.has(driverCode(error) ?? ''),
+        weight: (save) => save.stored.bytes,
       },
-      { maxInFlight: MAX_IN_FLIGHT, maxBatch: MAX_BATCH },
+      { maxInFlight: MAX_IN_FLIGHT, maxBatch: MAX_BATCH, maxWeight: MAX_BATCH_BYTES },
     );
   }
 

@@ -4,12 +4,12 @@ import { AppError } from '../../src/core/errors.js';
 import { PostgresSaveBatch, SAVE_BATCH_STATEMENT } from '../../src/a2a/tasks/sql/postgres-save-batch.js';
 import type { PendingSave } from '../../src/a2a/tasks/sql/postgres-save-batch.js';
 import { SqlTaskStore } from '../../src/a2a/tasks/sql/sql-task-store.js';
-import type { PostgresConnection, TaskDatabase } from '../../src/a2a/tasks/sql/task-database.js';
+import type { PostgresConnection } from '../../src/a2a/tasks/sql/task-database.js';
 import type { ReplayKey } from '../../src/a2a/tasks/task-store.js';
 import type { TestDatabase } from '../support/postgres.js';
 import { createTestDatabase, postgresTarget, requirePostgres } from '../support/postgres.js';
 import { rowsOf } from '../support/sql-databases.js';
-import { SqlTaskStoreHarness } from './sql-task-store-support.js';
+import { SqlTaskStoreHarness, withQueriesSeenBy } from './sql-task-store-support.js';
 import { T0, claimRequest, storedTask } from './task-store-contract-support.js';
 
 const CHANNEL = 'parley_test_save_batch';
@@ -31,24 +31,11 @@ describe('PostgreSQL: the task saves of concurrent turns are committed together'
 
   /** a store on the suite's database whose statements are recorded by name, announcing on CHANNEL */
   function recorded(): { store: SqlTaskStore; sent: string[] } {
-    const shared = harness.tracker.database;
     const sent: string[] = [];
-    const counting: TaskDatabase = {
-      dialect: shared.dialect,
-      describe: () => shared.describe(),
-      run: (operation, work, options) => shared.run(operation, work, options),
-      withSqlite: (work) => shared.withSqlite(work),
-      sqliteWrite: (work) => shared.sqliteWrite(work),
-      withPostgres: (work) =>
-        shared.withPostgres((connection) =>
-          work({
-            query: (config) => {
-              sent.push(config.name ?? config.text);
-              return connection.query(config);
-            },
-          }),
-        ),
-    };
+    const counting = withQueriesSeenBy(harness.tracker.database, (connection, config) => {
+      sent.push(config.name ?? config.text);
+      return connection.query(config);
+    });
     const announce = (taskId: string) => ({ channel: CHANNEL, payload: `settled ${taskId}` });
     return { store: new SqlTaskStore({ database: counting, now: harness.clock.read, announce }), sent };
   }

@@ -1,12 +1,11 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { SqlTaskStore } from '../../src/a2a/tasks/sql/sql-task-store.js';
-import type { PostgresConnection, TaskDatabase } from '../../src/a2a/tasks/sql/task-database.js';
 import type { TestDatabase } from '../support/postgres.js';
 import { createTestDatabase, postgresTarget, requirePostgres } from '../support/postgres.js';
 import { CONTEXT_SQL } from '../../src/a2a/tasks/sql/task-sql.js';
 import { rowsOf } from '../support/sql-databases.js';
-import { SqlTaskStoreHarness, sqlTaskStoreBehaviour } from './sql-task-store-support.js';
+import { SqlTaskStoreHarness, sqlTaskStoreBehaviour, withQueriesSeenBy } from './sql-task-store-support.js';
 import { taskStoreContract } from './task-store-contract.js';
 import { turnEvents } from '../stores/tracker-store-contract.js';
 import { T0, claimRequest, contextWith, storedTask } from './task-store-contract-support.js';
@@ -39,25 +38,11 @@ describe('SqlTaskStore on PostgreSQL', function () {
       store: SqlTaskStore;
       count: () => number;
     } {
-      const shared = harness.tracker.database;
       let statements = 0;
-      const database: TaskDatabase = {
-        dialect: shared.dialect,
-        describe: () => shared.describe(),
-        run: (operation, work, options) => shared.run(operation, work, options),
-        withSqlite: (work) => shared.withSqlite(work),
-        sqliteWrite: (work) => shared.sqliteWrite(work),
-        withPostgres: (work) =>
-          shared.withPostgres((connection) => {
-            const counting: PostgresConnection = {
-              query: (config) => {
-                statements += 1;
-                return connection.query(config);
-              },
-            };
-            return work(counting);
-          }),
-      };
+      const database = withQueriesSeenBy(harness.tracker.database, (connection, config) => {
+        statements += 1;
+        return connection.query(config);
+      });
       const store = new SqlTaskStore({
         database,
         now: harness.clock.read,

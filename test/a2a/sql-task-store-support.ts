@@ -7,6 +7,7 @@ import { expect } from 'chai';
 import { SqlTaskStore } from '../../src/a2a/tasks/sql/sql-task-store.js';
 import { TERMINAL_STATES_SQL } from '../../src/a2a/tasks/sql/task-rows.js';
 import { CONTEXT_SQL } from '../../src/a2a/tasks/sql/task-sql.js';
+import type { PostgresConnection, TaskDatabase } from '../../src/a2a/tasks/sql/task-database.js';
 import type { TaskStore } from '../../src/a2a/tasks/task-store.js';
 import { A2A_OPEN_TASKS_INDEX } from '../../src/stores/sql/a2a-task-tables.js';
 import type { SqlTarget } from '../../src/stores/sql/sql-target.js';
@@ -56,6 +57,28 @@ export class SqlTaskStoreHarness {
   async close(): Promise<void> {
     await Promise.all(this.trackers.splice(0).map((tracker) => tracker.close()));
   }
+}
+
+/**
+ * The tracker store's database with every PostgreSQL statement going through `query` (handed the
+ * connection's own): for tests that count, record or wrap a store's round trips.
+ */
+export function withQueriesSeenBy(
+  shared: TaskDatabase,
+  query: (
+    connection: PostgresConnection,
+    config: Parameters<PostgresConnection['query']>[0],
+  ) => ReturnType<PostgresConnection['query']>,
+): TaskDatabase {
+  return {
+    dialect: shared.dialect,
+    describe: () => shared.describe(),
+    run: (operation, work, options) => shared.run(operation, work, options),
+    withSqlite: (work) => shared.withSqlite(work),
+    sqliteWrite: (work) => shared.sqliteWrite(work),
+    withPostgres: (work) =>
+      shared.withPostgres((connection) => work({ query: (config) => query(connection, config) })),
+  };
 }
 
 /** What the SQL store does beyond the contract, on either dialect. */

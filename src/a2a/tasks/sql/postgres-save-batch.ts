@@ -7,8 +7,8 @@
  * backend), and most of what the server spends on it is the socket write. At low load a save still
  * goes at once, alone, as SAVE_TASK.
  *
- * A batch holds one save a context (core/batching/statement-batcher.ts), so its rows are disjoint from
- * the other batch on its way. Each save keeps its own parts (the replay entry it records or answers,
+ * A batch holds one save a context, and none of a context whose earlier save is on its way
+ * (core/batching/statement-batcher.ts), so a context's saves are stored in order. Each save keeps its own parts (the replay entry it records or answers,
  * the claim it ends, the notification it sends on commit): a batch does what the saves would have
  * done one after another. A batch that a deadlock or a serialisation failure stopped (a claim locked
  * one of its contexts' rows the other way round) stored nothing, and its saves run again alone; any
@@ -18,6 +18,7 @@ import { StatementBatcher } from '../../../core/batching/statement-batcher.js';
 import { AppError } from '../../../core/errors.js';
 import { UPDATE_REPLAY, UPDATE_TASK, saveValues } from './postgres-task-statements.js';
 import type { SaveOptions, StoredTask } from '../task-store.js';
+import { TASK_COLUMNS } from './task-rows.js';
 import type { PostgresConnection } from './task-database.js';
 import type { SettledNotice } from './task-writes.js';
 
@@ -39,55 +40,31 @@ const MAX_BATCH = 64;
 /** bytes of tasks in one statement at most (a task may hold up to a context's 1 MB) */
 const MAX_BATCH_BYTES = 4 * 1024 * 1024;
 
-/** the SQL types of SAVE_TASK's 21 parameters, in order; the task's JSON (10th) goes as one text */
-const COLUMN_TYPES = [
-  'text',
-  'text',
-  'text',
-  'text',
-  'text',
-  'float8',
-  'integer',
-  'float8',
-  'float8',
-  'data',
-  'text',
-  'text',
-  'text',
-  'float8',
-  'text',
-  'text',
-  'float8',
-  'text',
-  'text',
-  'text',
-  'text',
+/** SAVE_TASK's 21 parameters in order, each a column of the batch: its name and SQL type ('data': the JSON) */
+const COLUMNS = [
+  ['task_id', 'text'],
+  ['context_key', 'text'],
+  ['owner', 'text'],
+  ['context_id', 'text'],
+  ['state', 'text'],
+  ['status_time', 'float8'],
+  ['bytes', 'integer'],
+  ['deadline', 'float8'],
+  ['due', 'float8'],
+  ['data', 'data'],
+  ['replay_scope', 'text'],
+  ['replay_message', 'text'],
+  ['replay_fingerprint', 'text'],
+  ['replay_expires', 'float8'],
+  ['answers_scope', 'text'],
+  ['answers_message', 'text'],
+  ['now', 'float8'],
+  ['release_key', 'text'],
+  ['release_holder', 'text'],
+  ['notify_channel', 'text'],
+  ['notify_payload', 'text'],
 ] as const;
-const DATA_COLUMN = COLUMN_TYPES.indexOf('data');
-
-const COLUMN_NAMES = [
-  'task_id',
-  'context_key',
-  'owner',
-  'context_id',
-  'state',
-  'status_time',
-  'bytes',
-  'deadline',
-  'due',
-  'data',
-  'replay_scope',
-  'replay_message',
-  'replay_fingerprint',
-  'replay_expires',
-  'answers_scope',
-  'answers_message',
-  'now',
-  'release_key',
-  'release_holder',
-  'notify_channel',
-  'notify_payload',
-];
+const DATA_COLUMN = COLUMNS.findIndex(([, type]) => type === 'data');
 
 /**
  * $1–$21: SAVE_TASK's parameters as columns, one array element a save ($10, the tasks' JSON texts,
@@ -96,15 +73,14 @@ const COLUMN_NAMES = [
 export const SAVE_BATCH_STATEMENT = {
   name: 'parley_a2a_save_batch_v1',
   text: `WITH batch AS (
-      SELECT * FROM ROWS FROM (${COLUMN_TYPES.map((type, index) =>
+      SELECT * FROM ROWS FROM (${COLUMNS.map(([, type], index) =>
         type === 'data'
           ? `unnest(string_to_array($${index + 1}::text, E'\\n'))`
           : `unnest($${index + 1}::${type}[])`,
-      ).join(', ')}) AS b (${COLUMN_NAMES.join(', ')})
+      ).join(', ')}) AS b (${COLUMNS.map(([name]) => name).join(', ')})
     ), saved AS (
-      INSERT INTO a2a_tasks (task_id, context_key, owner, context_id, state, status_time, bytes, deadline, due,
-        data, member)
-      SELECT task_id, context_key, owner, context_id, state, status_time, bytes, deadline, due, data,
+      INSERT INTO a2a_tasks (${TASK_COLUMNS}, member)
+      SELECT ${TASK_COLUMNS},
         CASE WHEN EXISTS (SELECT 1 FROM a2a_contexts c WHERE c.context_key = batch.context_key) THEN 1 ELSE 0 END
       FROM batch
       ON CONFLICT (task_id) DO UPDATE SET ${UPDATE_TASK}
@@ -165,7 +141,7 @@ export class PostgresSaveBatch {
 }
 
 async function saveBatch(connection: PostgresConnection, saves: readonly PendingSave[]): Promise<void> {
-  const columns: unknown[][] = COLUMN_TYPES.map(() => []);
+  const columns: unknown[][] = COLUMNS.map(() => []);
   for (const { stored, options, now, notice } of saves) {
     saveValues(stored, options, now, notice).forEach((value, index) => columns[index]?.push(value));
   }

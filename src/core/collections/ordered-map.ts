@@ -89,6 +89,35 @@ export class OrderedMap<K, V> {
     return undefined;
   }
 
+  /**
+   * The oldest entry whose value passes `test` (which must not change the map). The stale records the
+   * search passes are dropped on the way: the live ones it passed move up to the found one, so a search
+   * that keeps passing the same old entries (contexts that may not be evicted, say) does not also pass,
+   * each time, the records of every entry deleted behind them since the last compaction.
+   */
+  find(test: (value: V, key: K) => boolean): [K, V] | undefined {
+    const order = this.order;
+    const passed: OrderRecord<K>[] = [];
+    let index = this.head;
+    let found: [K, V] | undefined;
+    for (; index < order.length; index += 1) {
+      const record = order[index] as OrderRecord<K>;
+      const slot = this.slots.get(record.key);
+      if (!slot || slot.stamp !== record.stamp) continue;
+      if (test(slot.value, record.key)) {
+        found = [record.key, slot.value];
+        break;
+      }
+      passed.push(record);
+    }
+    // the passed live records, in their order, end just before where the search stopped
+    const head = index - passed.length;
+    for (let offset = 0; offset < passed.length; offset += 1)
+      order[head + offset] = passed[offset] as OrderRecord<K>;
+    this.head = head;
+    return found;
+  }
+
   /** The entries, oldest first. */
   *entries(): IterableIterator<[K, V]> {
     // pass the stale records at the front once for every later scan too

@@ -8,6 +8,7 @@ type Operation =
   | { readonly kind: 'touch'; readonly key: number }
   | { readonly kind: 'delete'; readonly key: number }
   | { readonly kind: 'deleteOldest' }
+  | { readonly kind: 'deleteFirstAbove'; readonly threshold: number }
   | { readonly kind: 'clear' };
 
 /** the reference: an array of [key, value] in order, oldest first */
@@ -26,6 +27,10 @@ function applyToModel(model: [number, number][], op: Operation): [number, number
       return without(op.key);
     case 'deleteOldest':
       return model.slice(1);
+    case 'deleteFirstAbove': {
+      const first = model.findIndex(([, v]) => v > op.threshold);
+      return first < 0 ? model : model.filter((_, at) => at !== first);
+    }
     case 'clear':
       return [];
   }
@@ -48,6 +53,11 @@ function applyToMap(map: OrderedMap<number, number>, op: Operation): void {
       if (oldest) map.delete(oldest[0]);
       return;
     }
+    case 'deleteFirstAbove': {
+      const found = map.find((value) => value > op.threshold);
+      if (found) map.delete(found[0]);
+      return;
+    }
     case 'clear':
       return map.clear();
   }
@@ -60,6 +70,7 @@ const operation: fc.Arbitrary<Operation> = fc.oneof(
   fc.record({ kind: fc.constant('touch' as const), key }),
   fc.record({ kind: fc.constant('delete' as const), key }),
   fc.constant({ kind: 'deleteOldest' as const }),
+  fc.record({ kind: fc.constant('deleteFirstAbove' as const), threshold: fc.integer() }),
   fc.constant({ kind: 'clear' as const }),
 );
 

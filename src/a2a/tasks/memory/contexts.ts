@@ -105,8 +105,7 @@ export class Contexts {
   }
 
   private find(test: (record: ContextRecord) => boolean): ContextRecord | undefined {
-    for (const record of this.records.values()) if (test(record)) return record;
-    return undefined;
+    return this.records.find(test)?.[1];
   }
 
   private heaviestOwner(): string | undefined {

@@ -10,7 +10,7 @@ import type {
   TrackerStore,
 } from '../core/ports.js';
 import type { PackedEvents } from './packed-events.js';
-import { EventPacker, unpack } from './packed-events.js';
+import { EventPacker, MAX_BLOCK_BYTES, PackingBlock, unpack } from './packed-events.js';
 
 export interface MemoryTrackerStoreOptions {
   /**
@@ -37,6 +37,11 @@ interface StoredConversation {
 const DEFAULT_PACK_AFTER_MS = 2000;
 /** a sweep gives the event loop back after this long and goes on in the next macrotask */
 const SWEEP_SLICE_MS = 5;
+/**
+ * sweeps come at most this often (unless the last one ran out of time), so that the conversations
+ * going idle meanwhile are packed together (packed-events.ts: a block costs less than its parts)
+ */
+const SWEEP_EVERY_MS = 100;
 
 /**
  * Conversations in process memory: for tests, the e2e runner and single-process experiments. A turn
@@ -125,6 +130,8 @@ export class MemoryTrackerStore implements TrackerStore {
   /** Packs the events of every conversation idle for packAfterMs now; returns how many it packed. */
   packIdleConversations(): number {
     const started = this.now();
+    let block = new PackingBlock();
+    let members: StoredConversation[] = [];
     let packed = 0;
     for (const conversationId of this.pending.keys()) {
       const stored = this.conversations.get(conversationId);
@@ -132,13 +139,27 @@ export class MemoryTrackerStore implements TrackerStore {
       if (stored && started - stored.touched < this.packAfterMs) break;
       this.pending.delete(conversationId);
       if (stored && stored.recent.length > 0) {
-        stored.packed.push(this.packer.pack(stored.recent));
-        stored.recent = [];
+        block.add(stored.recent);
+        members.push(stored);
         packed += 1;
+      }
+      if (block.bytes >= MAX_BLOCK_BYTES) {
+        this.packBlock(block, members);
+        block = new PackingBlock();
+        members = [];
       }
       if (this.now() - started >= SWEEP_SLICE_MS) break;
     }
+    this.packBlock(block, members);
     return packed;
+  }
+
+  private packBlock(block: PackingBlock, members: readonly StoredConversation[]): void {
+    this.packer.pack(block).forEach((events, index) => {
+      const stored = members[index] as StoredConversation;
+      stored.packed.push(events);
+      stored.recent = [];
+    });
   }
 
   /** How many conversations have events waiting to be packed. */
@@ -157,12 +178,16 @@ export class MemoryTrackerStore implements TrackerStore {
     this.sweep = delayMs > 0 ? setTimeout(run, delayMs).unref() : setImmediate(run).unref();
   }
 
-  /** 0 when a conversation is already due (the last slice ran out of time), else until the oldest is. */
+  /**
+   * 0 when a conversation is already due (the last slice ran out of time), else until the oldest is,
+   * at least SWEEP_EVERY_MS.
+   */
   private nextSweepDelay(): number {
     const oldest = this.pending.oldest();
     if (!oldest) return this.packAfterMs;
     const touched = this.conversations.get(oldest[0])?.touched ?? 0;
-    return Math.min(this.packAfterMs, Math.max(0, touched + this.packAfterMs - this.now()));
+    const due = touched + this.packAfterMs - this.now();
+    return due <= 0 ? 0 : Math.min(this.packAfterMs, Math.max(due, SWEEP_EVERY_MS));
   }
 }
 

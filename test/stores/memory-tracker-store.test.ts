@@ -1,5 +1,7 @@
 import { expect } from 'chai';
 import { MemoryTrackerStore } from '../../src/stores/memory-tracker-store.js';
+import { MAX_BLOCK_BYTES } from '../../src/stores/packed-events.js';
+import type { PackedEvents } from '../../src/stores/packed-events.js';
 import { snapshotOf, trackerStoreContract, turnEvents } from './tracker-store-contract.js';
 
 trackerStoreContract('MemoryTrackerStore', { durable: false, open: async () => new MemoryTrackerStore() });
@@ -128,14 +130,38 @@ describe('MemoryTrackerStore packing idle conversations', () => {
     }
     clock.now = 1000;
     expect(store.packIdleConversations()).to.equal(50);
-    const packed = (store as unknown as { conversations: Map<string, { packed: { bytes: Buffer }[] }> })
-      .conversations;
-    const bytes = [...packed.values()]
-      .flatMap((stored) => stored.packed)
-      .reduce((sum, p) => sum + p.bytes.length, 0);
+    const blocks = new Set(packedOf(store).map((packed) => packed.block));
+    const bytes = [...blocks].reduce((sum, block) => sum + block.bytes.length, 0);
     expect(bytes).to.be.below(json / 4);
   });
+
+  it('packs the conversations idle together in shared blocks of bounded size, each read back alone', async () => {
+    const { store, clock } = packingStore();
+    const ids = Array.from({ length: 40 }, (_, index) => `shared-${index}`);
+    const wordy = (id: string) =>
+      turnEvents(id, 1).map((event) => ({ ...event, metadata: { note: `${id} `.repeat(400) } }));
+    let json = 0;
+    for (const id of ids) {
+      json += Buffer.byteLength(JSON.stringify(wordy(id)));
+      await store.append(id, wordy(id), { expectedCount: 0 });
+    }
+    clock.now = 1000;
+    expect(store.packIdleConversations()).to.equal(ids.length);
+    const blocks = new Set(packedOf(store).map((packed) => packed.block));
+    expect(json, 'the test needs more than one block of JSON').to.be.above(2 * MAX_BLOCK_BYTES);
+    // every block but the last is full
+    expect(blocks.size).to.be.within(2, Math.ceil(json / MAX_BLOCK_BYTES));
+    await store.remove('shared-0');
+    for (const id of ids.slice(1)) expect(await store.loadAll(id)).to.deep.equal(wordy(id));
+    expect(await store.loadAll('shared-0')).to.deep.equal([]);
+  });
 });
+
+/** every conversation's packed events (the store's own records) */
+function packedOf(store: MemoryTrackerStore): PackedEvents[] {
+  const { conversations } = store as unknown as { conversations: Map<string, { packed: PackedEvents[] }> };
+  return [...conversations.values()].flatMap((stored) => stored.packed);
+}
 
 async function expectConflict(promise: Promise<unknown>): Promise<void> {
   const error = await promise.then(

@@ -29,6 +29,8 @@ export class OrderedMap<K, V> {
   private order: OrderRecord<K>[] = [];
   private head = 0;
   private nextStamp = 0;
+  /** iterations under way: find moves no record while one is (it could visit a record twice) */
+  private iterating = 0;
 
   get size(): number {
     return this.slots.size;
@@ -110,6 +112,7 @@ export class OrderedMap<K, V> {
       }
       passed.push(record);
     }
+    if (this.iterating > 0) return found;
     // the passed live records, in their order, end just before where the search stopped
     const head = index - passed.length;
     for (let offset = 0; offset < passed.length; offset += 1)
@@ -123,10 +126,15 @@ export class OrderedMap<K, V> {
     // pass the stale records at the front once for every later scan too
     this.oldest();
     const order = this.order;
-    for (let index = this.head; index < order.length; index += 1) {
-      const record = order[index] as OrderRecord<K>;
-      const slot = this.slots.get(record.key);
-      if (slot && slot.stamp === record.stamp) yield [record.key, slot.value];
+    this.iterating += 1;
+    try {
+      for (let index = this.head; index < order.length; index += 1) {
+        const record = order[index] as OrderRecord<K>;
+        const slot = this.slots.get(record.key);
+        if (slot && slot.stamp === record.stamp) yield [record.key, slot.value];
+      }
+    } finally {
+      this.iterating -= 1;
     }
   }
 

@@ -139,4 +139,34 @@ describe('OrderedMap', () => {
     expect(first.value).to.deep.equal([900, 'v900']);
     expect(internals.order[internals.head]?.key).to.equal(900);
   });
+
+  it('passes the records of entries deleted behind the ones a search skips only once (eviction at a cap)', () => {
+    const map = new OrderedMap<number, string>();
+    // ten entries a search must skip (contexts waiting for input), then the idle ones
+    for (let i = 0; i < 10; i += 1) map.set(i, 'held');
+    for (let i = 10; i < 1000; i += 1) map.set(i, 'idle');
+    const internals = map as unknown as { order: { key: number }[]; head: number };
+    for (let evicted = 10; evicted < 500; evicted += 1) {
+      const found = map.find((value) => value === 'idle');
+      expect(found?.[0]).to.equal(evicted);
+      // what the next search reads first: the ten skipped ones, right before the one found
+      const ahead = internals.order.slice(internals.head, internals.head + 11).map((record) => record.key);
+      expect(ahead).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, evicted]);
+      map.delete(evicted);
+    }
+    expect([...map.keys()].slice(0, 11)).to.deep.equal([0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 500]);
+  });
+
+  it('leaves an iteration under way visiting every entry once when a search runs inside it', () => {
+    const map = new OrderedMap<number, string>();
+    for (let i = 0; i < 20; i += 1) map.set(i, i % 2 === 0 ? 'held' : 'idle');
+    for (let i = 1; i < 20; i += 4) map.delete(i);
+    const visited: number[] = [];
+    for (const [key] of map) {
+      visited.push(key);
+      map.find((value) => value === 'idle');
+    }
+    expect(visited).to.deep.equal([...map.keys()]);
+    expect(new Set(visited).size).to.equal(visited.length);
+  });
 });

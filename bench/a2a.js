@@ -263,11 +263,11 @@ function report(rows) {
     `A2A message/send (JSON-RPC v0.3, blocking) on the bundled assistant (direct payloads, in-process actions): autocannon, ${CONNECTIONS} connections, ${DURATION_S} s after ${WARMUP_S} s of warm-up, ${ROUNDS} interleaved round(s); 2 turns per context; median (min–max) over the rounds`,
   );
   console.log(
-    `${'server'.padEnd(28)}${'msgs/s'.padStart(20)}${'p50 ms'.padStart(14)}${'p99 ms'.padStart(14)}${'CPU µs/req'.padStart(18)}${'parley/echo'.padStart(24)}`,
+    `${'server'.padEnd(28)}${'msgs/s'.padStart(20)}${'p50 ms'.padStart(14)}${'p99 ms'.padStart(14)}${'CPU µs/req'.padStart(18)}${'PG CPU µs/req'.padStart(18)}${'parley/echo'.padStart(24)}`,
   );
   for (const row of rows) {
     console.log(
-      `${row.name.padEnd(28)}${formatSummary(row.rate).padStart(20)}${formatSummary(row.p50).padStart(14)}${formatSummary(row.p99).padStart(14)}${formatSummary(row.cpu).padStart(18)}${(row.ratio ? formatSummary(row.ratio, 3) : '1').padStart(24)}`,
+      `${row.name.padEnd(28)}${formatSummary(row.rate).padStart(20)}${formatSummary(row.p50).padStart(14)}${formatSummary(row.p99).padStart(14)}${formatSummary(row.cpu).padStart(18)}${formatSummary(row.postgresCpu).padStart(18)}${(row.ratio ? formatSummary(row.ratio, 3) : '1').padStart(24)}`,
     );
     for (const run of row.runs) {
       if (run.non2xx + run.errors + run.wrong > 0) console.log(`  ${JSON.stringify(run)}`);

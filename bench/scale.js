@@ -7,7 +7,7 @@
 // with them against an empty database, and tasks/get latency among them.
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { cpus, tmpdir } from 'node:os';
@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { dump, load as loadYaml } from 'js-yaml';
 import pg from 'pg';
 import { postgresDatabase } from './support/postgres.js';
+import { cpuOf, isPostgres } from './support/process-cpu.js';
 import { recordResults, setting, summarise, targetMet } from './support/results.js';
 import { inChild, isLoadGenerator } from './support/load-generator.js';
 
@@ -24,7 +25,6 @@ const WARMUP_S = setting('BENCH_WARMUP', 3, 1);
 const ROUNDS = setting('BENCH_ROUNDS', 2, 1);
 const IDLE_CONTEXTS = setting('BENCH_IDLE_CONTEXTS', 100_000, 5_000);
 const GETS = setting('BENCH_TASK_GETS', 1_000, 200);
-const TICKS = 100; // clock ticks per second of /proc/<pid>/stat (USER_HZ on Linux)
 const CYCLE = ['/check_balance', '/SetSlots(account_type=savings)'];
 
 if (!isLoadGenerator(load)) await main();
@@ -72,26 +72,6 @@ async function load({ url, kind, connections, duration, prefix }) {
     wrong: wrong + result.non2xx + result.errors + result.timeouts,
     cpuSeconds: (cpu.user + cpu.system) / 1e6,
   };
-}
-
-/** CPU seconds used so far by the processes whose pids `select` picks, from /proc. */
-function cpuOf(select) {
-  let ticks = 0;
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-    } catch {
-      continue;
-    }
-    const close = stat.lastIndexOf(')');
-    const name = stat.slice(stat.indexOf('(') + 1, close);
-    const fields = stat.slice(close + 2).split(' ');
-    const ppid = Number(fields[1]);
-    if (select({ pid: Number(entry), ppid, name })) ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks / TICKS;
 }
 
 function rssOf(pid) {
@@ -152,7 +132,6 @@ async function measureWorkers(workers, folder, modelFolder) {
     modelFolder,
   ]);
   const isServer = ({ pid, ppid }) => pid === server.pid || ppid === server.pid;
-  const isPostgres = ({ name }) => name === 'postgres';
   const results = {};
   try {
     for (const kind of ['rest', 'a2a']) {

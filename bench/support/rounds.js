@@ -1,6 +1,7 @@
 // Interleaved rounds: every contender (a baseline first, then the servers compared with it) runs once per
 // round, in the same order, so that each ratio compares runs made side by side. A shared machine's other
 // work then slows a baseline and its contenders alike instead of skewing one row.
+import { cpuOf, isPostgres } from './process-cpu.js';
 import { summarise } from './results.js';
 
 /**
@@ -25,6 +26,9 @@ export async function interleavedRounds(rounds, allContenders) {
       p99: summarise(own.map((run) => run.p99)),
       cpu: own.every((run) => run.cpuPerRequest !== undefined)
         ? summarise(own.map((run) => run.cpuPerRequest))
+        : undefined,
+      postgresCpu: own.every((run) => run.postgresCpuPerRequest !== undefined)
+        ? summarise(own.map((run) => run.postgresCpuPerRequest))
         : undefined,
       ...(index > 0 ? { ratio: summarise(own.map((run, round) => run.rate / baseline[round].rate)) } : {}),
     };
@@ -57,15 +61,20 @@ export function formatSummary(summary, digits = 0) {
 /**
  * Runs a load and adds the CPU this process (the server's) used per request, in µs: steadier than a
  * rate on a shared machine, where the load generator and other work take turns on the same cores.
- * A database's own processes are not in it.
+ * Beside it, what this machine's PostgreSQL processes used per request (µs; about 0 for the servers
+ * that do not use it): a change to the statements shows there even when the rates move within the noise.
  */
 export async function withServerCpu(load) {
   const started = process.cpuUsage();
+  const postgresBefore = cpuOf(isPostgres);
   const result = await load();
   const used = process.cpuUsage(started);
+  const postgresUsed = cpuOf(isPostgres) - postgresBefore;
+  const perRequest = (micros) => (result.requests > 0 ? micros / result.requests : undefined);
   return {
     ...result,
-    cpuPerRequest: result.requests > 0 ? (used.user + used.system) / result.requests : undefined,
+    cpuPerRequest: perRequest(used.user + used.system),
+    postgresCpuPerRequest: perRequest(postgresUsed * 1e6),
   };
 }
 

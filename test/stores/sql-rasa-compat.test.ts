@@ -268,6 +268,7 @@ describe('SqlTrackerStore reads a database written by Rasa', () => {
         '7 append and unlock function',
         '8 a2a open tasks index',
         '9 a2a context last holder',
+        '10 lz4 for the json columns',
       ]);
     });
   });

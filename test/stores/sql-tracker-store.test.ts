@@ -24,7 +24,9 @@ describe('SqlTrackerStore', () => {
       const stores = Array.from({ length: database.dialect === 'sqlite' ? 1 : 5 }, () => database.store());
       await Promise.all(stores.map((store) => store.open()));
       const versions = await database.raw('parley_migrations').select('version');
-      expect(versions.map((row) => Number(row.version)).sort()).to.deep.equal([1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      expect(versions.map((row) => Number(row.version)).sort((a, b) => a - b)).to.deep.equal([
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+      ]);
       await stores[0]?.append('a', turnEvents('a', 0), { expectedCount: 0 });
       expect(await stores[stores.length - 1]?.loadAll('a')).to.deep.equal(turnEvents('a', 0));
     });

@@ -6,7 +6,12 @@
  */
 import type { Knex } from 'knex';
 import { AppError } from '../../core/errors.js';
-import { A2A_LAST_HOLDER_COLUMN, A2A_OPEN_TASKS_INDEX, A2A_TASK_TABLES } from './a2a-task-tables.js';
+import {
+  A2A_LAST_HOLDER_COLUMN,
+  A2A_OPEN_TASKS_INDEX,
+  A2A_TASK_TABLES,
+  JSON_COLUMNS_LZ4,
+} from './a2a-task-tables.js';
 import { APPEND_AND_UNLOCK_FUNCTION, LOCK_AND_LOAD_FUNCTION } from './postgres-statements.js';
 
 export type Dialect = 'sqlite' | 'postgresql';
@@ -134,6 +139,12 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 9,
     name: 'a2a context last holder',
     statements: both([A2A_LAST_HOLDER_COLUMN]),
+  },
+  {
+    // the JSON of every turn compressed with lz4 where PostgreSQL has it (a2a-task-tables.ts)
+    version: 10,
+    name: 'lz4 for the json columns',
+    statements: { sqlite: [], postgresql: [JSON_COLUMNS_LZ4] },
   },
 ];
 

@@ -182,6 +182,29 @@ describe('PostgreSQL: the task saves of concurrent turns are committed together'
     expect(stored).to.deep.equal([1, 2, 3].map(() => ({ state: 'completed', bytes: 102 })));
   });
 
+  it('finds each save’s context through its index: the generic plan reads no table whole', async () => {
+    await harness.open();
+    await rows(`INSERT INTO a2a_contexts (context_key, context_id, owner, last_used, used_seq)
+      SELECT 'plan-' || n, 'plan-' || n, 'alice', 0, n FROM generate_series(1, 2000) AS n
+      ON CONFLICT DO NOTHING`);
+    await rows('ANALYZE a2a_contexts');
+    const client = new pg.Client({ connectionString: (database as TestDatabase).url });
+    await client.connect();
+    try {
+      // the plan a pooled connection keeps for the statement once it stops planning each call
+      await client.query('SET plan_cache_mode = force_generic_plan');
+      await client.query(`PREPARE save_batch_plan AS ${SAVE_BATCH_STATEMENT.text}`);
+      const parameters = new Set(SAVE_BATCH_STATEMENT.text.match(/\$\d+/g)).size;
+      const nulls = Array.from({ length: parameters }, () => 'NULL').join(', ');
+      const { rows: plan } = await client.query(`EXPLAIN EXECUTE save_batch_plan(${nulls})`);
+      const text = plan.map((row: Record<string, string>) => row['QUERY PLAN']).join('\n');
+      expect(text).to.include('a2a_contexts_pkey');
+      expect(text).not.to.match(/Seq Scan on a2a_contexts/);
+    } finally {
+      await client.end();
+    }
+  });
+
   describe('when a batch fails', () => {
     const pending = (key: string): PendingSave => ({
       stored: storedTask(`t-${key}`, { key }),

@@ -69,6 +69,10 @@ const DATA_COLUMN = COLUMNS.findIndex(([, type]) => type === 'data');
 /**
  * $1–$21: SAVE_TASK's parameters as columns, one array element a save ($10, the tasks' JSON texts,
  * newline-joined: JSON.stringify writes no raw newline). The same parts as SAVE_TASK, each row its own.
+ * The contexts are found through their key's index, row by row (a LIMIT 1 lookup, and `= ANY` of the
+ * keys released): written as a join, a batch's generic plan read the whole `a2a_contexts` table into a
+ * hash when it was planned on a small table (auto_explain, bench/README.md), and kept that plan as the
+ * table grew, until statistics caught up.
  */
 export const SAVE_BATCH_STATEMENT = {
   name: 'parley_a2a_save_batch_v1',
@@ -81,7 +85,8 @@ export const SAVE_BATCH_STATEMENT = {
     ), saved AS (
       INSERT INTO a2a_tasks (${TASK_COLUMNS}, member)
       SELECT ${TASK_COLUMNS},
-        CASE WHEN EXISTS (SELECT 1 FROM a2a_contexts c WHERE c.context_key = batch.context_key) THEN 1 ELSE 0 END
+        CASE WHEN (SELECT 1 FROM a2a_contexts c WHERE c.context_key = batch.context_key LIMIT 1) IS NOT NULL
+          THEN 1 ELSE 0 END
       FROM batch
       ON CONFLICT (task_id) DO UPDATE SET ${UPDATE_TASK}
       RETURNING 1
@@ -99,7 +104,8 @@ export const SAVE_BATCH_STATEMENT = {
     ), released AS (
       UPDATE a2a_contexts c SET claim_holder = NULL, claim_until = NULL
       FROM batch
-      WHERE c.context_key = batch.release_key AND c.claim_holder = batch.release_holder
+      WHERE c.context_key = ANY(ARRAY(SELECT release_key FROM batch WHERE release_key IS NOT NULL))
+        AND c.context_key = batch.release_key AND c.claim_holder = batch.release_holder
       RETURNING 1
     )
     SELECT COUNT(*) AS notified

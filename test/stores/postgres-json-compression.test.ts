@@ -4,10 +4,13 @@
  * whole.
  */
 import { expect } from 'chai';
+import { randomBytes } from 'node:crypto';
+import knex from 'knex';
 import pg from 'pg';
+import { MIGRATIONS, migrate } from '../../src/stores/sql/migrations.js';
 import { SqlTrackerStore } from '../../src/stores/sql/sql-tracker-store.js';
 import type { TestDatabase } from '../support/postgres.js';
-import { createTestDatabase, postgresTarget, requirePostgres } from '../support/postgres.js';
+import { adminQuery, createTestDatabase, postgresTarget, requirePostgres } from '../support/postgres.js';
 
 const COLUMNS = [
   ['a2a_tasks', 'data'],
@@ -70,5 +73,33 @@ describe('PostgreSQL JSON columns compressed with lz4 (migration 10)', function 
     );
     expect(rows[0]?.compression).to.equal('lz4');
     expect(rows[0]?.data).to.equal(data);
+  });
+
+  it('leaves the compression as it is, and starts, when the user migrating does not own the tables', async () => {
+    const other = await createTestDatabase();
+    const role = `parley_app_${randomBytes(4).toString('hex')}`;
+    const owner = knex({ client: 'pg', connection: other.url });
+    let app: ReturnType<typeof knex> | undefined;
+    try {
+      await migrate(owner, 'postgresql', { now: () => 0, migrations: MIGRATIONS.slice(0, -1) });
+      await adminQuery(`CREATE ROLE ${role} LOGIN`);
+      await owner.raw(`GRANT USAGE, CREATE ON SCHEMA public TO ${role}`);
+      await owner.raw(`GRANT ALL ON ALL TABLES IN SCHEMA public TO ${role}`);
+      await owner.raw(`GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO ${role}`);
+      const url = new URL(other.url);
+      url.username = role;
+      app = knex({ client: 'pg', connection: url.toString() });
+      const applied = await migrate(app, 'postgresql', { now: () => 0 });
+      expect(applied).to.deep.equal(['lz4 for the json columns']);
+      const { rows } = await owner.raw(
+        "SELECT attcompression AS compression FROM pg_attribute WHERE attrelid = 'a2a_tasks'::regclass AND attname = 'data'",
+      );
+      expect(String(rows[0]?.compression)).to.equal('');
+    } finally {
+      await app?.destroy();
+      await owner.destroy();
+      await other.drop();
+      await adminQuery(`DROP ROLE IF EXISTS ${role}`);
+    }
   });
 });

@@ -1,18 +1,8 @@
 // CPU used by other processes of this machine, read from /proc: PostgreSQL's backends beside a server
-// under load, or a server's workers. Linux only; elsewhere it reads 0 and says so through `available`.
+// under load, or a server's workers. Linux only; where there is no /proc it reads 0.
 import { readFileSync, readdirSync } from 'node:fs';
 
 const TICKS = 100; // clock ticks per second of /proc/<pid>/stat (USER_HZ on Linux)
-
-/** whether /proc can be read here */
-export function procAvailable() {
-  try {
-    readdirSync('/proc');
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /**
  * CPU seconds used so far by the processes whose pids `select({ pid, ppid, name })` picks. A process
@@ -20,9 +10,14 @@ export function procAvailable() {
  * processes live (a connection pool's backends during a load).
  */
 export function cpuOf(select) {
-  if (!procAvailable()) return 0;
+  let entries;
+  try {
+    entries = readdirSync('/proc');
+  } catch {
+    return 0;
+  }
   let ticks = 0;
-  for (const entry of readdirSync('/proc')) {
+  for (const entry of entries) {
     if (!/^\d+$/.test(entry)) continue;
     let stat;
     try {

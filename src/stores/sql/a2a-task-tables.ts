@@ -139,25 +139,3 @@ export const A2A_OPEN_TASKS_INDEX = `CREATE INDEX ix_a2a_tasks_open ON a2a_tasks
  * when it ends), so that a claim can tell whether another process ran a turn on it since.
  */
 export const A2A_LAST_HOLDER_COLUMN = 'ALTER TABLE a2a_contexts ADD COLUMN last_holder TEXT';
-
-/**
- * Migration 10, PostgreSQL 14 and later when built with lz4: the JSON written at every turn (a task, the
- * answer a replayed message gets, a conversation's snapshot) is compressed with lz4 when PostgreSQL moves
- * it out of line (over ~2 KB) instead of pglz, which compresses several times slower. A2A on PostgreSQL,
- * three alternated pairs: PostgreSQL's CPU 1,785 / 1,964 / 1,951 → 1,684 / 1,794 / 1,769 µs a message,
- * 516 / 467 / 477 → 536 / 500 / 541 messages/s (bench/README.md). Values written before stay as they
- * are (each says how it is compressed). Rasa's `events` table is left as Rasa made it. Elsewhere the
- * statement does nothing; so does a user who does not own the tables (a warning in PostgreSQL's log):
- * the compression is a saving, not something to refuse a start over.
- */
-export const JSON_COLUMNS_LZ4 = `DO $$
-BEGIN
-  IF EXISTS (SELECT 1 FROM pg_settings
-      WHERE name = 'default_toast_compression' AND 'lz4' = ANY(enumvals)) THEN
-    ALTER TABLE a2a_tasks ALTER COLUMN data SET COMPRESSION lz4;
-    ALTER TABLE a2a_replays ALTER COLUMN answer SET COMPRESSION lz4;
-    ALTER TABLE tracker_snapshots ALTER COLUMN data SET COMPRESSION lz4;
-  END IF;
-EXCEPTION WHEN insufficient_privilege THEN
-  RAISE WARNING 'parley: the JSON columns keep their compression (%)', SQLERRM;
-END $$`;

@@ -104,6 +104,28 @@ describe('SqlTaskStore on PostgreSQL', function () {
       }
     });
 
+    /** the tally's two rows as they are */
+    async function tallyRows(): Promise<unknown[]> {
+      const result = await harness.tracker.database.run('read', (db) =>
+        db.raw('SELECT kind, total FROM a2a_context_tally ORDER BY kind'),
+      );
+      return rowsOf(result);
+    }
+
+    /** until a statement of another connection waits for a lock `holder` holds */
+    async function waitForLockWait(holder: pg.Client): Promise<void> {
+      const pid = ((await holder.query('SELECT pg_backend_pid() AS pid')).rows[0] as { pid: number }).pid;
+      for (let attempt = 0; attempt < 500; attempt += 1) {
+        const waiting = await holder.query(
+          'SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))',
+          [pid],
+        );
+        if (waiting.rowCount) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error('no statement waited for the lock');
+    }
+
     it('makes room at the cap in the claim’s one statement, passing over an idle context another statement holds', async () => {
       const opened = await harness.open();
       await contextWith(opened, 'held', [storedTask('h1', { key: 'held' })], { now: T0 });
@@ -117,6 +139,7 @@ describe('SqlTaskStore on PostgreSQL', function () {
         await holder.query('BEGIN');
         await holder.query("SELECT 1 FROM a2a_contexts WHERE context_key = 'held' FOR UPDATE");
         const { store, count } = counted();
+        const tallyBefore = await tallyRows();
         const started = storedTask('n1', { key: 'new', state: 'submitted' });
         const outcome = await store.claimContext(
           claimRequest('new', { now: T0 + 3, maxContexts: 3, start: { task: started } }),
@@ -130,9 +153,74 @@ describe('SqlTaskStore on PostgreSQL', function () {
         expect(await store.getTask('n1')).to.deep.equal(started);
         expect(await store.getTask('h1')).not.to.equal(undefined);
         expect((await store.stats()).contexts).to.equal(3);
+        expect(await tallyRows(), 'the idle row became the new one: the tally is not written').to.deep.equal(
+          tallyBefore,
+        );
+        expect(await store.getContext('idle')).to.equal(undefined);
+        expect(await store.getContext('new')).to.include({ contextId: 'ctx-new' });
       } finally {
         await holder.query('ROLLBACK');
         await holder.end();
+      }
+    });
+
+    it('decides again under the lock when another process opened the same new context while its claim waited', async () => {
+      const opened = await harness.open();
+      await contextWith(opened, 'idle', [storedTask('i1', { key: 'idle' })], { now: T0 });
+      const other = new pg.Client({ connectionString: (database as TestDatabase).url });
+      await other.connect();
+      try {
+        await other.query('BEGIN');
+        await other.query("SELECT total FROM a2a_context_tally WHERE kind = 'opened' FOR UPDATE");
+        const claim = opened.claimContext(claimRequest('new', { now: T0 + 1, maxContexts: 1 }));
+        await waitForLockWait(other);
+        // the other process opens 'new' (unclaimed) and lets the waiting claim go on
+        await other.query(
+          `INSERT INTO a2a_contexts (context_key, context_id, owner, last_used, used_seq)
+           VALUES ('new', 'ctx-new', 'alice', $1, nextval('a2a_context_uses'))`,
+          [T0],
+        );
+        await other.query('COMMIT');
+        const outcome = await claim;
+        expect(outcome.kind).to.equal('claimed');
+        expect(outcome.kind === 'claimed' && outcome.context.key).to.equal('new');
+        expect((await opened.getContext('new'))?.claim?.holder).to.equal('process-1');
+        expect(await opened.getTask('i1'), 'the idle context was left alone').not.to.equal(undefined);
+      } finally {
+        await other.query('ROLLBACK').catch(() => undefined);
+        await other.end();
+      }
+    });
+
+    it('passes over a context another claim turned into its own while this one waited, in one statement', async () => {
+      const opened = await harness.open();
+      await contextWith(opened, 'v1', [storedTask('t1', { key: 'v1' })], { now: T0 });
+      await contextWith(opened, 'v2', [storedTask('t2', { key: 'v2' })], { now: T0 + 1 });
+      const other = new pg.Client({ connectionString: (database as TestDatabase).url });
+      await other.connect();
+      try {
+        await other.query('BEGIN');
+        await other.query("SELECT total FROM a2a_context_tally WHERE kind = 'opened' FOR UPDATE");
+        const { store, count } = counted();
+        const claim = store.claimContext(claimRequest('b', { now: T0 + 2, maxContexts: 2 }));
+        await waitForLockWait(other);
+        // another claim made v1 its context 'a', ran its turn and released it: idle, and newer than v2
+        await other.query(
+          `WITH gone AS (DELETE FROM a2a_tasks WHERE context_key = 'v1')
+           UPDATE a2a_contexts SET context_key = 'a', context_id = 'ctx-a', claim_until = NULL,
+             used_seq = nextval('a2a_context_uses') WHERE context_key = 'v1'`,
+        );
+        await other.query('COMMIT');
+        const outcome = await claim;
+        expect(count(), 'statements').to.equal(1);
+        expect(
+          outcome.kind === 'claimed' && outcome.evictions.map((eviction) => eviction.context.key),
+        ).to.deep.equal(['v2']);
+        expect(await store.getContext('a')).to.include({ contextId: 'ctx-a' });
+        expect(await store.getContext('b')).to.include({ contextId: 'ctx-b' });
+      } finally {
+        await other.query('ROLLBACK').catch(() => undefined);
+        await other.end();
       }
     });
 

@@ -3,7 +3,6 @@ import pg from 'pg';
 import { SqlTaskStore } from '../../src/a2a/tasks/sql/sql-task-store.js';
 import type { TestDatabase } from '../support/postgres.js';
 import { createTestDatabase, postgresTarget, requirePostgres } from '../support/postgres.js';
-import { CONTEXT_SQL } from '../../src/a2a/tasks/sql/task-sql.js';
 import { rowsOf } from '../support/sql-databases.js';
 import { SqlTaskStoreHarness, sqlTaskStoreBehaviour, withQueriesSeenBy } from './sql-task-store-support.js';
 import { taskStoreContract } from './task-store-contract.js';
@@ -252,28 +251,6 @@ describe('SqlTaskStore on PostgreSQL', function () {
       }
     });
 
-    it('looks for an idle context through the index of open tasks, not by reading every task', async () => {
-      await harness.open();
-      const sql = (text: string) => harness.tracker.database.run('test', (db) => db.raw(text));
-      // 400 idle contexts of 4 finished tasks each, and the oldest 20 with a task waiting for input
-      await sql(`INSERT INTO a2a_contexts (context_key, context_id, owner, last_used, used_seq)
-        SELECT 'k' || n, 'c' || n, 'alice', n, n FROM generate_series(1, 400) AS n`);
-      await sql(`INSERT INTO a2a_tasks (task_id, context_key, member, owner, context_id, state, status_time, bytes, data)
-        SELECT 't' || n || '-' || m, 'k' || n, 1, 'alice', 'c' || n,
-          CASE WHEN m = 1 AND n <= 20 THEN 'input-required' ELSE 'completed' END, n, 600, repeat('x', 600)
-        FROM generate_series(1, 400) AS n, generate_series(1, 4) AS m`);
-      await sql('ANALYZE a2a_contexts, a2a_tasks');
-      const idle = CONTEXT_SQL.idle.replace('?', '0');
-      const [plan] = rowsOf<{ 'QUERY PLAN': unknown }>(await sql(`EXPLAIN (FORMAT JSON) ${idle}`));
-      const scans = planNodes(plan?.['QUERY PLAN']).filter((node) => node['Relation Name'] === 'a2a_tasks');
-      expect(scans.map((node) => `${node['Node Type']} on ${node['Index Name']}`)).to.satisfy(
-        (names: string[]) =>
-          names.length > 0 && names.every((name) => /^Index (Only )?Scan on ix_a2a_tasks_open$/.test(name)),
-      );
-      const [found] = rowsOf<{ context_key: string }>(await sql(idle));
-      expect(found?.context_key).to.equal('k21');
-    });
-
     it('tells a claim the conversation’s event count when the context’s previous claim was the same holder’s', async () => {
       const store = await harness.open();
       const claim = async (holder: string, at: number) => {
@@ -315,11 +292,3 @@ describe('SqlTaskStore on PostgreSQL', function () {
     });
   });
 });
-
-type PlanNode = Record<string, unknown> & { Plans?: PlanNode[] };
-
-/** every node of an EXPLAIN (FORMAT JSON) plan */
-function planNodes(explained: unknown): PlanNode[] {
-  const walk = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(walk)];
-  return (explained as { Plan: PlanNode }[]).flatMap((entry) => walk(entry.Plan));
-}

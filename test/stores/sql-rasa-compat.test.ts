@@ -269,6 +269,7 @@ describe('SqlTrackerStore reads a database written by Rasa', () => {
         '8 a2a open tasks index',
         '9 a2a context last holder',
         '10 lz4 for the json columns',
+        '11 a2a waiting contexts',
       ]);
     });
   });

@@ -25,7 +25,7 @@ describe('SqlTrackerStore', () => {
       await Promise.all(stores.map((store) => store.open()));
       const versions = await database.raw('parley_migrations').select('version');
       expect(versions.map((row) => Number(row.version)).sort((a, b) => a - b)).to.deep.equal([
-        1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+        1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
       ]);
       await stores[0]?.append('a', turnEvents('a', 0), { expectedCount: 0 });
       expect(await stores[stores.length - 1]?.loadAll('a')).to.deep.equal(turnEvents('a', 0));

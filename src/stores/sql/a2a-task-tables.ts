@@ -5,7 +5,8 @@
  * - a2a_contexts: one row per open context, with the claim of the turn running on it. `used_seq` orders
  *   the contexts by last use (a counter, not the clock: several uses in one millisecond, or on two
  *   hosts whose clocks differ, stay in order); `last_used` is the time, for people reading the table.
- *   `last_holder` (migration 9) is the process whose claim it had last, kept when the claim ends.
+ *   `last_holder` (migration 9) is the process whose claim it had last, kept when the claim ends;
+ *   `waiting` (migration 11, PostgreSQL) whether it has an open task.
  * - a2a_tasks: the task as JSON in `data`, and the columns the queries filter on. `seq` is the order of
  *   creation. `member` is 1 while the task counts among its context's tasks: a context evicted for
  *   fair share keeps its tasks (their caller reads why they failed) but they no longer belong to a
@@ -139,3 +140,25 @@ export const A2A_OPEN_TASKS_INDEX = `CREATE INDEX ix_a2a_tasks_open ON a2a_tasks
  * when it ends), so that a claim can tell whether another process ran a turn on it since.
  */
 export const A2A_LAST_HOLDER_COLUMN = 'ALTER TABLE a2a_contexts ADD COLUMN last_holder TEXT';
+
+/**
+ * Migration 11, PostgreSQL: `waiting`, 1 while a context has an open task (kept by the claims, saves and
+ * releases of postgres-task-statements.ts and postgres-save-batch.ts), and an index of the contexts
+ * without one in least-recently-used order. The search for an idle context to evict at `max_contexts`
+ * went through every context in that order and asked each whether it had an open task: the contexts
+ * waiting for input at the old end were passed at every new context (1.9 ms of PostgreSQL's CPU a claim
+ * with 500 of them, bench/README.md), and new contexts are claimed one at a time. The flag only guides
+ * that search, which still checks the tasks of the context it takes; the slow way under the lock
+ * (context-claim.ts) reads the tasks themselves and finds a context whose flag a write missed.
+ * The index's condition (and the search's) is `waiting <> 1`, not `= 0`: on a table without statistics
+ * (a new database, where a pooled connection makes the claim's generic plan) PostgreSQL counts on an
+ * equality for 0.5 % of the rows and planned a bitmap scan and a sort of every candidate, each asked for
+ * its tasks; on an inequality for 99.5 %, and it walks the index in order.
+ */
+export const A2A_WAITING_COLUMN = [
+  'ALTER TABLE a2a_contexts ADD COLUMN waiting SMALLINT NOT NULL DEFAULT 0',
+  `UPDATE a2a_contexts c SET waiting = 1 WHERE EXISTS (SELECT 1 FROM a2a_tasks t
+    WHERE t.context_key = c.context_key AND t.member = 1
+      AND t.state NOT IN ('completed', 'canceled', 'failed', 'rejected'))`,
+  'CREATE INDEX ix_a2a_contexts_evictable ON a2a_contexts (used_seq) WHERE waiting <> 1',
+];

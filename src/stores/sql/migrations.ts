@@ -6,7 +6,12 @@
  */
 import type { Knex } from 'knex';
 import { AppError } from '../../core/errors.js';
-import { A2A_LAST_HOLDER_COLUMN, A2A_OPEN_TASKS_INDEX, A2A_TASK_TABLES } from './a2a-task-tables.js';
+import {
+  A2A_LAST_HOLDER_COLUMN,
+  A2A_OPEN_TASKS_INDEX,
+  A2A_TASK_TABLES,
+  A2A_WAITING_COLUMN,
+} from './a2a-task-tables.js';
 import { APPEND_AND_UNLOCK_FUNCTION, LOCK_AND_LOAD_FUNCTION } from './postgres-statements.js';
 
 export type Dialect = 'sqlite' | 'postgresql';
@@ -162,6 +167,13 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 10,
     name: 'lz4 for the json columns',
     statements: { sqlite: [], postgresql: [JSON_COLUMNS_LZ4] },
+  },
+  {
+    // the search for an idle context at the cap skips the contexts waiting for input (a2a-task-tables.ts);
+    // SQLite's search under its write lock reads the tasks, as PostgreSQL's slow way does
+    version: 11,
+    name: 'a2a waiting contexts',
+    statements: { sqlite: [], postgresql: A2A_WAITING_COLUMN },
   },
 ];
 

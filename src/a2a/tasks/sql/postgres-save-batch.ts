@@ -16,7 +16,7 @@
  */
 import { StatementBatcher } from '../../../core/batching/statement-batcher.js';
 import { AppError } from '../../../core/errors.js';
-import { UPDATE_REPLAY, UPDATE_TASK, saveValues } from './postgres-task-statements.js';
+import { UPDATE_REPLAY, UPDATE_TASK, saveValues, waitingAfterSave } from './postgres-task-statements.js';
 import type { SaveOptions, StoredTask } from '../task-store.js';
 import { TASK_COLUMNS } from './task-rows.js';
 import type { PostgresConnection } from './task-database.js';
@@ -72,10 +72,14 @@ const DATA_COLUMN = COLUMNS.findIndex(([, type]) => type === 'data');
  * The contexts are found through their key's index, row by row (a LIMIT 1 lookup, and `= ANY` of the
  * keys released): written as a join, a batch's generic plan read the whole `a2a_contexts` table into a
  * hash when it was planned on a small table (auto_explain, bench/README.md), and kept that plan as the
- * table grew, until statistics caught up.
+ * table grew, until statistics caught up. Each save's context row is written once: its claim ended
+ * and its `waiting` flag kept in one UPDATE (a statement's second change of a row would be lost).
  */
+/** a save ends the claim of its own task's context (the claim a save ends is always that one, in practice) */
+const OWN_RELEASE = '(w.release_key = c.context_key AND c.claim_holder = w.release_holder)';
+
 export const SAVE_BATCH_STATEMENT = {
-  name: 'parley_a2a_save_batch_v1',
+  name: 'parley_a2a_save_batch_v2',
   text: `WITH batch AS (
       SELECT * FROM ROWS FROM (${COLUMNS.map(([, type], index) =>
         type === 'data'
@@ -101,10 +105,22 @@ export const SAVE_BATCH_STATEMENT = {
       FROM batch
       WHERE r.scope = batch.answers_scope AND r.message_id = batch.answers_message AND r.expires_at > batch.now
       RETURNING 1
+    ), touched AS (
+      UPDATE a2a_contexts c SET
+        claim_holder = CASE WHEN ${OWN_RELEASE} THEN NULL ELSE c.claim_holder END,
+        claim_until = CASE WHEN ${OWN_RELEASE} THEN NULL ELSE c.claim_until END,
+        waiting = w.waiting
+      FROM (SELECT context_key, release_key, release_holder,
+          ${waitingAfterSave('batch.task_id', 'batch.context_key', 'batch.state')} AS waiting
+        FROM batch) w
+      WHERE c.context_key = ANY(ARRAY(SELECT context_key FROM batch)) AND c.context_key = w.context_key
+        AND (${OWN_RELEASE} OR c.waiting <> w.waiting)
+      RETURNING 1
     ), released AS (
       UPDATE a2a_contexts c SET claim_holder = NULL, claim_until = NULL
       FROM batch
-      WHERE c.context_key = ANY(ARRAY(SELECT release_key FROM batch WHERE release_key IS NOT NULL))
+      WHERE c.context_key = ANY(ARRAY(SELECT release_key FROM batch
+          WHERE release_key <> context_key AND release_key <> ALL(ARRAY(SELECT context_key FROM batch))))
         AND c.context_key = batch.release_key AND c.claim_holder = batch.release_holder
       RETURNING 1
     )

@@ -76,9 +76,11 @@ const TERMINAL_SQL = [...TERMINAL_STATES].map((state) => `'${state}'`).join(', '
  * lock), so PostgreSQL hands over the row as another claim may have changed it since: updated into
  * that claim's new context, and idle again. `seen` keeps only a row whose key the snapshot has, since
  * the eviction's UPDATE finds its row by that key (it would find none, and the claim take the slow way
- * under the lock).
+ * under the lock). The search goes through the contexts without a waiting task (`waiting <> 1`, the
+ * index of migration 11: a2a-task-tables.ts says why an inequality), and asks each candidate about its
+ * tasks and its key in subqueries of its own, so that no plan can read every candidate and sort them.
  */
-const CLAIM = `WITH replayed AS (
+export const CLAIM = `WITH replayed AS (
     SELECT fingerprint, task_id, answer FROM a2a_replays
     WHERE scope = $8::text AND message_id = $9::text AND expires_at > $4::float8
   ), current AS (
@@ -95,17 +97,17 @@ const CLAIM = `WITH replayed AS (
     FROM opened, a2a_context_tally closed WHERE closed.kind = 'closed'
   ), victim AS (
     SELECT c.context_key, c.context_id, c.owner FROM a2a_contexts c
-    WHERE EXISTS (SELECT 1 FROM room WHERE NOT free) AND c.context_key <> $1::text
+    WHERE c.waiting <> 1 AND EXISTS (SELECT 1 FROM room WHERE NOT free) AND c.context_key <> $1::text
       AND (c.claim_until IS NULL OR c.claim_until <= $4::float8)
-      AND NOT EXISTS (SELECT 1 FROM a2a_tasks t
-        WHERE t.context_key = c.context_key AND t.member = 1 AND t.state NOT IN (${TERMINAL_SQL}))
-      AND EXISTS (SELECT 1 FROM a2a_contexts seen WHERE seen.context_key = c.context_key)
+      AND (SELECT NOT EXISTS (SELECT 1 FROM a2a_tasks t
+        WHERE t.context_key = c.context_key AND t.member = 1 AND t.state NOT IN (${TERMINAL_SQL})))
+      AND (SELECT EXISTS (SELECT 1 FROM a2a_contexts seen WHERE seen.context_key = c.context_key))
     ORDER BY c.used_seq LIMIT 1
     FOR UPDATE OF c SKIP LOCKED
   ), evicted AS (
     UPDATE a2a_contexts c SET context_key = $1::text, context_id = $2::text, owner = $3::text,
       last_used = $4::float8, used_seq = nextval('a2a_context_uses'), claim_holder = $5::text,
-      last_holder = $5::text, claim_until = $6::float8
+      last_holder = $5::text, claim_until = $6::float8, waiting = 0
     FROM victim WHERE c.context_key = victim.context_key
     RETURNING victim.context_key, victim.context_id, victim.owner, c.context_id AS opened_id
   ), evicted_push AS (
@@ -175,6 +177,22 @@ const CLAIM = `WITH replayed AS (
 const LOCK_OPENED = "SELECT total FROM a2a_context_tally WHERE kind = 'opened' FOR UPDATE";
 
 /**
+ * `waiting` (a2a-task-tables.ts) of the context of a task being saved, as it is once the save is
+ * stored: whether the task (when it belongs to the context) or another of the context's tasks is open.
+ * The arguments are SQL for the task's id, its context's key and its new state.
+ */
+export function waitingAfterSave(taskId: string, contextKey: string, state: string): string {
+  return `CASE WHEN (${state} NOT IN (${TERMINAL_SQL})
+        AND NOT EXISTS (SELECT 1 FROM a2a_tasks own WHERE own.task_id = ${taskId} AND own.member = 0))
+      OR EXISTS (SELECT 1 FROM a2a_tasks other WHERE other.context_key = ${contextKey} AND other.member = 1
+        AND other.task_id <> ${taskId} AND other.state NOT IN (${TERMINAL_SQL}))
+    THEN 1 ELSE 0 END`;
+}
+
+/** the save ends the claim of its own task's context (the claim it ends is always that one, in practice) */
+const OWN_RELEASE = '($18::text = $2::text AND c.claim_holder = $19::text)';
+
+/**
  * $1–$10 the task's columns (task-rows.ts), $11–$14 the replay entry (scope null: none), $15–$16 the
  * replay entry it answers (null: none), $17 now, $18–$19 the claim it ends (key and holder, null:
  * none), $20–$21 the notification sent on commit (channel and payload, null: none). A new task joins
@@ -196,9 +214,17 @@ const SAVE_TASK = `WITH saved AS (
     UPDATE a2a_replays SET answer = $10, answer_bytes = $7
     WHERE scope = $15::text AND message_id = $16::text AND expires_at > $17::float8
     RETURNING 1
+  ), touched AS (
+    UPDATE a2a_contexts c SET
+      claim_holder = CASE WHEN ${OWN_RELEASE} THEN NULL ELSE c.claim_holder END,
+      claim_until = CASE WHEN ${OWN_RELEASE} THEN NULL ELSE c.claim_until END,
+      waiting = w.waiting
+    FROM (SELECT ${waitingAfterSave('$1::text', '$2::text', '$5::text')} AS waiting) w
+    WHERE c.context_key = $2::text AND (${OWN_RELEASE} OR c.waiting <> w.waiting)
+    RETURNING 1
   ), released AS (
     UPDATE a2a_contexts SET claim_holder = NULL, claim_until = NULL
-    WHERE context_key = $18::text AND claim_holder = $19::text
+    WHERE context_key = $18::text AND $18::text <> $2::text AND claim_holder = $19::text
     RETURNING 1
   )
   SELECT COUNT(*) AS notified FROM (SELECT pg_notify($20::text, $21::text) WHERE $20::text IS NOT NULL) sent`;
@@ -217,7 +243,9 @@ const FORGET_TASKS = `WITH removed AS (
 
 /** $1 key, $2 holder: the claim ends, and a context without tasks goes with it */
 const RELEASE = `WITH kept AS (
-    UPDATE a2a_contexts SET claim_holder = NULL, claim_until = NULL
+    UPDATE a2a_contexts SET claim_holder = NULL, claim_until = NULL,
+      waiting = CASE WHEN EXISTS (SELECT 1 FROM a2a_tasks t WHERE t.context_key = $1 AND t.member = 1
+        AND t.state NOT IN (${TERMINAL_SQL})) THEN 1 ELSE 0 END
     WHERE context_key = $1 AND claim_holder = $2 AND EXISTS (${MEMBERS_OF_1})
     RETURNING 1
   )

@@ -66,6 +66,9 @@ const COLUMNS = [
 ] as const;
 const DATA_COLUMN = COLUMNS.findIndex(([, type]) => type === 'data');
 
+/** a save ends the claim of its own task's context (the claim a save ends is always that one, in practice) */
+const OWN_RELEASE = '(w.release_key = c.context_key AND c.claim_holder = w.release_holder)';
+
 /**
  * $1–$21: SAVE_TASK's parameters as columns, one array element a save ($10, the tasks' JSON texts,
  * newline-joined: JSON.stringify writes no raw newline). The same parts as SAVE_TASK, each row its own.
@@ -75,9 +78,6 @@ const DATA_COLUMN = COLUMNS.findIndex(([, type]) => type === 'data');
  * table grew, until statistics caught up. Each save's context row is written once: its claim ended
  * and its `waiting` flag kept in one UPDATE (a statement's second change of a row would be lost).
  */
-/** a save ends the claim of its own task's context (the claim a save ends is always that one, in practice) */
-const OWN_RELEASE = '(w.release_key = c.context_key AND c.claim_holder = w.release_holder)';
-
 export const SAVE_BATCH_STATEMENT = {
   name: 'parley_a2a_save_batch_v2',
   text: `WITH batch AS (

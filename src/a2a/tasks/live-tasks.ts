@@ -13,6 +13,7 @@ import { TaskSize } from './task-size.js';
 import type { SaveOptions, StoredTask, TaskStore } from './task-store.js';
 
 interface Live {
+  /** the task as it is now; its `bytes` are the size's total, read when asked for (current()) */
   stored: StoredTask;
   readonly size: TaskSize;
   writes: Promise<void>;
@@ -37,7 +38,8 @@ export class LiveTasks {
   }
 
   stored(id: string): StoredTask | undefined {
-    return this.entries.get(id)?.stored;
+    const live = this.entries.get(id);
+    return live && current(live);
   }
 
   /**
@@ -53,7 +55,7 @@ export class LiveTasks {
     const size = new TaskSize();
     const task = this.sized(size, stored.task);
     const live: Live = {
-      stored: { ...stored, task, bytes: size.total },
+      stored: { ...stored, task },
       size,
       writes: Promise.resolve(),
       holders: 1,
@@ -69,7 +71,7 @@ export class LiveTasks {
     if (!live) return undefined;
     if (TERMINAL_STATES.has(live.stored.task.status.state) && event.kind !== 'task') return live.stored.task;
     const task = this.sized(live.size, applyTaskEvent(live.stored.task, event));
-    live.stored = { ...live.stored, task, bytes: live.size.total };
+    live.stored = { ...live.stored, task };
     this.events.emit(id, event);
     return task;
   }
@@ -79,8 +81,8 @@ export class LiveTasks {
     const live = this.entries.get(id);
     if (!live) return Promise.resolve();
     const write = live.writes.then(
-      () => this.store.saveTask(live.stored, options),
-      () => this.store.saveTask(live.stored, options),
+      () => this.store.saveTask(current(live), options),
+      () => this.store.saveTask(current(live), options),
     );
     live.writes = write.catch(() => undefined);
     return write;
@@ -100,4 +102,9 @@ export class LiveTasks {
     const kept = size.measure(task, this.maxHistoryBytes);
     return kept === task.history ? task : { ...task, history: kept };
   }
+}
+
+/** the task as it is now, with its size */
+function current(live: Live): StoredTask {
+  return { ...live.stored, bytes: live.size.total };
 }

@@ -2,6 +2,9 @@
  * A task's size in bytes of JSON, kept up to date as the task changes: messages are measured once, when
  * they join the history (a turn appends to it; re-measuring a long history at every update would cost
  * more than the turn). A history over its byte limit loses its oldest messages, never the newest one.
+ * The artifacts and a working status's message count only toward the total, so they are measured when
+ * the total is read: a turn publishes a working status for each bot message it streams, and the total
+ * is read when the task is written, by then mostly with a final status.
  */
 import type { A2aMessage, Artifact, Task } from './model.js';
 
@@ -12,32 +15,53 @@ export function jsonBytes(value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8');
 }
 
+/** the size of one value, measured the first time it is asked for, again only for another value */
+class MeasuredOnce<T> {
+  private value: T | undefined;
+  private bytes = 0;
+
+  constructor(private readonly measure: (value: T) => number) {}
+
+  of(value: T | undefined): number {
+    if (value === undefined) return 0;
+    if (value !== this.value) {
+      this.value = value;
+      this.bytes = this.measure(value);
+    }
+    return this.bytes;
+  }
+}
+
 export class TaskSize {
   private history: readonly A2aMessage[] = [];
   private historySizes: number[] = [];
   private historyBytes = 0;
   private artifacts: readonly Artifact[] | undefined;
-  private artifactBytes = 0;
-  private statusBytes = 0;
+  private readonly artifactSize = new MeasuredOnce<readonly Artifact[]>((artifacts) =>
+    artifacts.length === 0 ? 0 : jsonBytes(artifacts),
+  );
+  private statusMessage: A2aMessage | undefined;
+  private readonly statusSize = new MeasuredOnce<A2aMessage>(jsonBytes);
 
   get total(): number {
-    return BASE_BYTES + this.historyBytes + this.artifactBytes + this.statusBytes;
+    return (
+      BASE_BYTES +
+      this.historyBytes +
+      this.artifactSize.of(this.artifacts) +
+      this.statusSize.of(this.statusMessage)
+    );
   }
 
-  /** Measures `task`; returns its history, cut from the front to `maxHistoryBytes` when over. */
+  /** Measures `task`'s history; returns it, cut from the front to `maxHistoryBytes` when over. */
   measure(task: Task, maxHistoryBytes: number): readonly A2aMessage[] {
     this.measureHistory(task.history);
     while (this.historyBytes > maxHistoryBytes && this.historySizes.length > 1) {
       this.historyBytes -= this.historySizes.shift() as number;
       this.history = this.history.slice(1);
     }
-    if (task.artifacts !== this.artifacts) {
-      this.artifacts = task.artifacts;
-      this.artifactBytes = task.artifacts.length === 0 ? 0 : jsonBytes(task.artifacts);
-    }
+    this.artifacts = task.artifacts;
     // a working status's message is not in the history (it is a piece of the answer still coming)
-    const message = task.status.state === 'working' ? task.status.message : undefined;
-    this.statusBytes = message ? jsonBytes(message) : 0;
+    this.statusMessage = task.status.state === 'working' ? task.status.message : undefined;
     return this.history.length === task.history.length ? task.history : this.history;
   }
 

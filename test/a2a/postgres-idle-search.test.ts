@@ -31,16 +31,21 @@ describe('SqlTaskStore on PostgreSQL: the search for an idle context', function 
     await database?.drop();
   });
 
-  it('looks for an idle context through the index of open tasks, not by reading every task', async () => {
+  /** 400 idle contexts of 4 finished tasks each, the oldest 20 with a task waiting for input */
+  async function withWaitingFront(): Promise<(text: string) => Promise<unknown>> {
     await harness.open();
     const sql = (text: string) => harness.tracker.database.run('test', (db) => db.raw(text));
-    // 400 idle contexts of 4 finished tasks each, and the oldest 20 with a task waiting for input
     await sql(`INSERT INTO a2a_contexts (context_key, context_id, owner, last_used, used_seq)
       SELECT 'k' || n, 'c' || n, 'alice', n, n FROM generate_series(1, 400) AS n`);
     await sql(`INSERT INTO a2a_tasks (task_id, context_key, member, owner, context_id, state, status_time, bytes, data)
       SELECT 't' || n || '-' || m, 'k' || n, 1, 'alice', 'c' || n,
         CASE WHEN m = 1 AND n <= 20 THEN 'input-required' ELSE 'completed' END, n, 600, repeat('x', 600)
       FROM generate_series(1, 400) AS n, generate_series(1, 4) AS m`);
+    return sql;
+  }
+
+  it('looks for an idle context through the index of open tasks, not by reading every task', async () => {
+    const sql = await withWaitingFront();
     await sql('ANALYZE a2a_contexts, a2a_tasks');
     const idle = CONTEXT_SQL.idle.replace('?', '0');
     const [plan] = rowsOf<{ 'QUERY PLAN': unknown }>(await sql(`EXPLAIN (FORMAT JSON) ${idle}`));
@@ -54,15 +59,7 @@ describe('SqlTaskStore on PostgreSQL: the search for an idle context', function 
   });
 
   it('passes no context waiting for input when it looks for one to evict at the cap', async () => {
-    await harness.open();
-    const sql = (text: string) => harness.tracker.database.run('test', (db) => db.raw(text));
-    // 400 idle contexts of 4 finished tasks each, and the oldest 20 with a task waiting for input
-    await sql(`INSERT INTO a2a_contexts (context_key, context_id, owner, last_used, used_seq)
-      SELECT 'k' || n, 'c' || n, 'alice', n, n FROM generate_series(1, 400) AS n`);
-    await sql(`INSERT INTO a2a_tasks (task_id, context_key, member, owner, context_id, state, status_time, bytes, data)
-      SELECT 't' || n || '-' || m, 'k' || n, 1, 'alice', 'c' || n,
-        CASE WHEN m = 1 AND n <= 20 THEN 'input-required' ELSE 'completed' END, n, 600, repeat('x', 600)
-      FROM generate_series(1, 400) AS n, generate_series(1, 4) AS m`);
+    const sql = await withWaitingFront();
     // the flag as migration 11 fills it in a database that has contexts already
     await sql(A2A_WAITING_COLUMN[1] as string);
     await sql('ANALYZE a2a_contexts, a2a_tasks');

@@ -163,15 +163,52 @@ describe('SqlTaskStore on PostgreSQL', function () {
       }
     });
 
-    it('decides again under the lock when another process opened the same new context while its claim waited', async () => {
-      const opened = await harness.open();
-      await contextWith(opened, 'idle', [storedTask('i1', { key: 'idle' })], { now: T0 });
+    /** a second connection to the test database, ended after `work` */
+    async function withOtherConnection(work: (other: pg.Client) => Promise<void>): Promise<void> {
       const other = new pg.Client({ connectionString: (database as TestDatabase).url });
       await other.connect();
       try {
+        await work(other);
+      } finally {
+        await other.query('ROLLBACK').catch(() => undefined);
+        await other.end();
+      }
+    }
+
+    const LOCK_OPENED = "SELECT total FROM a2a_context_tally WHERE kind = 'opened' FOR UPDATE";
+
+    it('swaps an idle context for a new one at the cap without waiting for the tally’s lock', async () => {
+      const opened = await harness.open();
+      await contextWith(opened, 'v1', [storedTask('t1', { key: 'v1' })], { now: T0 });
+      await contextWith(opened, 'v2', [storedTask('t2', { key: 'v2' })], { now: T0 + 1 });
+      await withOtherConnection(async (other) => {
+        // a claim under the cap holding the lock (as while its commit flushes the WAL)
         await other.query('BEGIN');
-        await other.query("SELECT total FROM a2a_context_tally WHERE kind = 'opened' FOR UPDATE");
-        const claim = opened.claimContext(claimRequest('new', { now: T0 + 1, maxContexts: 1 }));
+        await other.query(LOCK_OPENED);
+        const { store, count } = counted();
+        const claims = ['n1', 'n2'].map((key, index) =>
+          store.claimContext(claimRequest(key, { now: T0 + 2 + index, maxContexts: 2 })),
+        );
+        const waited = new Promise<'waited'>((resolve) => setTimeout(() => resolve('waited'), 5_000));
+        const outcomes = await Promise.race([Promise.all(claims), waited]);
+        expect(outcomes, 'both claims ran while the lock was held').not.to.equal('waited');
+        expect(count(), 'statements').to.equal(2);
+        const evicted = (outcomes as Awaited<(typeof claims)[number]>[]).flatMap((outcome) =>
+          outcome.kind === 'claimed' ? outcome.evictions.map((eviction) => eviction.context.key) : [],
+        );
+        expect(evicted.sort()).to.deep.equal(['v1', 'v2']);
+        expect((await store.stats()).contexts).to.equal(2);
+      });
+    });
+
+    it('decides again under the lock when another process opened the same new context while its claim waited', async () => {
+      const opened = await harness.open();
+      await contextWith(opened, 'idle', [storedTask('i1', { key: 'idle' })], { now: T0 });
+      await withOtherConnection(async (other) => {
+        await other.query('BEGIN');
+        await other.query(LOCK_OPENED);
+        // under the cap: the claim waits for the lock to add a context
+        const claim = opened.claimContext(claimRequest('new', { now: T0 + 1, maxContexts: 5 }));
         await waitForLockWait(other);
         // the other process opens 'new' (unclaimed) and lets the waiting claim go on
         await other.query(
@@ -185,25 +222,52 @@ describe('SqlTaskStore on PostgreSQL', function () {
         expect(outcome.kind === 'claimed' && outcome.context.key).to.equal('new');
         expect((await opened.getContext('new'))?.claim?.holder).to.equal('process-1');
         expect(await opened.getTask('i1'), 'the idle context was left alone').not.to.equal(undefined);
-      } finally {
-        await other.query('ROLLBACK').catch(() => undefined);
-        await other.end();
-      }
+      });
+    });
+
+    it('decides again under the lock when another claim at the cap swapped a context into the same new one', async () => {
+      const opened = await harness.open();
+      await contextWith(opened, 'v1', [storedTask('t1', { key: 'v1' })], { now: T0 });
+      await contextWith(opened, 'v2', [storedTask('t2', { key: 'v2' })], { now: T0 + 1 });
+      await withOtherConnection(async (other) => {
+        // the other claim turns v1 into 'new' and has not committed yet
+        await other.query('BEGIN');
+        await other.query(
+          `WITH gone AS (DELETE FROM a2a_tasks WHERE context_key = 'v1')
+           UPDATE a2a_contexts SET context_key = 'new', context_id = 'ctx-new', claim_until = NULL,
+             used_seq = nextval('a2a_context_uses') WHERE context_key = 'v1'`,
+        );
+        const claim = opened.claimContext(claimRequest('new', { now: T0 + 2, maxContexts: 2 }));
+        // this claim's swap of v2 waits for the other's key, then finds it taken
+        await waitForLockWait(other);
+        await other.query('COMMIT');
+        const outcome = await claim;
+        expect(outcome.kind).to.equal('claimed');
+        expect(outcome.kind === 'claimed' && outcome.evictions).to.deep.equal([]);
+        expect((await opened.getContext('new'))?.claim?.holder).to.equal('process-1');
+        expect(await opened.getTask('t2'), 'v2 was left alone').not.to.equal(undefined);
+        expect((await opened.stats()).contexts).to.equal(2);
+      });
     });
 
     it('passes over a context another claim turned into its own while this one waited, in one statement', async () => {
       const opened = await harness.open();
       await contextWith(opened, 'v1', [storedTask('t1', { key: 'v1' })], { now: T0 });
       await contextWith(opened, 'v2', [storedTask('t2', { key: 'v2' })], { now: T0 + 1 });
-      const other = new pg.Client({ connectionString: (database as TestDatabase).url });
-      await other.connect();
-      try {
+      await withOtherConnection(async (other) => {
         await other.query('BEGIN');
-        await other.query("SELECT total FROM a2a_context_tally WHERE kind = 'opened' FOR UPDATE");
+        await other.query(LOCK_OPENED);
         const { store, count } = counted();
-        const claim = store.claimContext(claimRequest('b', { now: T0 + 2, maxContexts: 2 }));
+        // room by the claim's snapshot (2 of 3): it waits for the lock to add a context
+        const claim = store.claimContext(claimRequest('b', { now: T0 + 2, maxContexts: 3 }));
         await waitForLockWait(other);
-        // another claim made v1 its context 'a', ran its turn and released it: idle, and newer than v2
+        // another claim took the last place, and another made v1 its context 'a', ran its turn and
+        // released it: idle, and newer than v2
+        await other.query(
+          `INSERT INTO a2a_contexts (context_key, context_id, owner, last_used, used_seq)
+           VALUES ('x', 'ctx-x', 'alice', $1, nextval('a2a_context_uses'))`,
+          [T0],
+        );
         await other.query(
           `WITH gone AS (DELETE FROM a2a_tasks WHERE context_key = 'v1')
            UPDATE a2a_contexts SET context_key = 'a', context_id = 'ctx-a', claim_until = NULL,
@@ -217,10 +281,8 @@ describe('SqlTaskStore on PostgreSQL', function () {
         ).to.deep.equal(['v2']);
         expect(await store.getContext('a')).to.include({ contextId: 'ctx-a' });
         expect(await store.getContext('b')).to.include({ contextId: 'ctx-b' });
-      } finally {
-        await other.query('ROLLBACK').catch(() => undefined);
-        await other.end();
-      }
+        expect((await store.stats()).contexts).to.equal(3);
+      });
     });
 
     it('answers a turn, ends its claim and sends the settled notification in one statement', async () => {

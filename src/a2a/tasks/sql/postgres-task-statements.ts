@@ -5,14 +5,18 @@
  * Claims are atomic across processes: the context's row is locked (FOR UPDATE) while the statement
  * decides, so of two processes claiming it one waits and then finds it claimed. A new context under
  * `max_contexts` takes the row lock of the `opened` tally (a2a-task-tables.ts in src/stores/sql), so
- * new contexts are created one at a time and each sees the count its predecessor left. At the cap, the
+ * new contexts are added one at a time and each sees the count its predecessor left. At the cap, the
  * same statement evicts the least recently used idle context (one no other statement has locked) and
- * opens the new one in its place, so a busy store at its cap holds that lock for one statement, not
- * for a transaction of round trips. In its place literally: the evicted context's row is updated into
+ * opens the new one in its place. In its place literally: the evicted context's row is updated into
  * the new one, since the count does not change, and a delete and an insert would have each fired the
- * tally's trigger (a fifth of the claim's CPU in PostgreSQL, measured). Only when no context is idle
- * (a caller's fair share decides, or the cap is full) does the eviction run as context-claim.ts's
- * statements in a transaction holding that same lock.
+ * tally's trigger (a fifth of the claim's CPU in PostgreSQL, measured). A swap cannot take the count
+ * past the cap, so a claim whose snapshot of the tally shows the cap reached swaps without that lock:
+ * a busy store at its cap opens its new contexts side by side, not one commit (and its WAL flush)
+ * after another, which was the queue of every A2A message on PostgreSQL (measured: most claims waited
+ * for the tally's row). A claim whose snapshot shows room takes the lock, and its count then is the
+ * latest (FOR UPDATE reads the row as committed), so it may still find the cap reached and swap. Only
+ * when no context is idle (a caller's fair share decides, or the cap is full) does the eviction run as
+ * context-claim.ts's statements in a transaction holding the lock.
  */
 import type { ClaimOutcome, ClaimRequest, Eviction, SaveOptions, StoredTask } from '../task-store.js';
 import { claimContextIn } from './context-claim.js';
@@ -72,8 +76,8 @@ const TERMINAL_SQL = [...TERMINAL_STATES].map((state) => `'${state}'`).join(', '
  * its holder (`last_holder`), so no other process's turn ran on it since this holder's last one. A
  * context opened anew answers 0 when its conversation has no event (an evicted context's has some).
  *
- * The victim's row is locked after the statement's snapshot was taken (it waited for the `opened`
- * lock), so PostgreSQL hands over the row as another claim may have changed it since: updated into
+ * The victim's row is locked after the statement's snapshot was taken (it may have waited for the
+ * `opened` lock), so PostgreSQL hands over the row as another claim may have changed it since: updated into
  * that claim's new context, and idle again. `seen` keeps only a row whose key the snapshot has, since
  * the eviction's UPDATE finds its row by that key (it would find none, and the claim take the slow way
  * under the lock). The search goes through the contexts without a waiting task (`waiting <> 1`, the
@@ -87,14 +91,19 @@ export const CLAIM = `WITH replayed AS (
     SELECT owner, claim_until, last_holder FROM a2a_contexts
     WHERE context_key = $1 AND NOT EXISTS (SELECT 1 FROM replayed)
     FOR UPDATE
+  ), tally AS (
+    SELECT opened.total - closed.total AS open_now
+    FROM a2a_context_tally opened, a2a_context_tally closed
+    WHERE opened.kind = 'opened' AND closed.kind = 'closed' AND $7::integer > 0
+      AND NOT EXISTS (SELECT 1 FROM current) AND NOT EXISTS (SELECT 1 FROM replayed)
   ), opened AS (
     SELECT total FROM a2a_context_tally
-    WHERE kind = 'opened' AND $7::integer > 0 AND NOT EXISTS (SELECT 1 FROM current)
-      AND NOT EXISTS (SELECT 1 FROM replayed)
+    WHERE kind = 'opened' AND EXISTS (SELECT 1 FROM tally WHERE open_now < $7::integer)
     FOR UPDATE
   ), room AS (
     SELECT opened.total - closed.total < $7::integer AS free
     FROM opened, a2a_context_tally closed WHERE closed.kind = 'closed'
+    UNION ALL SELECT FALSE FROM tally WHERE open_now >= $7::integer
   ), victim AS (
     SELECT c.context_key, c.context_id, c.owner FROM a2a_contexts c
     WHERE c.waiting <> 1 AND EXISTS (SELECT 1 FROM room WHERE NOT free) AND c.context_key <> $1::text
@@ -337,9 +346,9 @@ export const POSTGRES_WRITES: TaskWrites = {
 
 /**
  * No row when the claim's eviction gave the victim's row a key another process committed meanwhile
- * (both saw the key free; claims of new contexts wait for each other on the `opened` lock, but the
- * second one decided before it waited): the claim is decided again under the lock, as when its insert
- * finds the key taken.
+ * (both saw the key free: swaps at the cap do not wait for each other, and a claim waiting for the
+ * `opened` lock decided before it waited): the claim is decided again under the lock, as when its
+ * insert finds the key taken.
  */
 function unlessOpenedMeanwhile(error: unknown): ClaimRow[] {
   const { code, constraint } = (error ?? {}) as { code?: unknown; constraint?: unknown };

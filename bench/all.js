@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { QUICK, targetMet } from './support/results.js';
 
 /** The known scripts in the order they run (cheap ones first); any other bench/*.js runs after them. */
-const ORDER = ['load', 'turn', 'nlu', 'rest', 'a2a', 'scale', 'soak'];
+const ORDER = ['load', 'turn', 'nlu', 'rest', 'a2a', 'claims', 'scale', 'soak'];
 /** Scripts that sample the heap after a full collection. */
 const EXPOSE_GC = new Set(['turn', 'soak']);
 const README = 'bench/README.md';

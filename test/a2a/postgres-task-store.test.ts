@@ -177,10 +177,22 @@ describe('SqlTaskStore on PostgreSQL', function () {
 
     const LOCK_OPENED = "SELECT total FROM a2a_context_tally WHERE kind = 'opened' FOR UPDATE";
 
-    it('swaps an idle context for a new one at the cap without waiting for the tally’s lock', async () => {
+    /** two idle contexts with a task each, v1 the least recently used */
+    async function twoIdleContexts(): Promise<Awaited<ReturnType<typeof harness.open>>> {
       const opened = await harness.open();
       await contextWith(opened, 'v1', [storedTask('t1', { key: 'v1' })], { now: T0 });
       await contextWith(opened, 'v2', [storedTask('t2', { key: 'v2' })], { now: T0 + 1 });
+      return opened;
+    }
+
+    /** what another claim's swap writes: v1's row becomes the context `key`, its tasks gone, idle again */
+    const swapOfV1Into = (key: string): string =>
+      `WITH gone AS (DELETE FROM a2a_tasks WHERE context_key = 'v1')
+       UPDATE a2a_contexts SET context_key = '${key}', context_id = 'ctx-${key}', claim_until = NULL,
+         used_seq = nextval('a2a_context_uses') WHERE context_key = 'v1'`;
+
+    it('swaps an idle context for a new one at the cap without waiting for the tally’s lock', async () => {
+      await twoIdleContexts();
       await withOtherConnection(async (other) => {
         // a claim under the cap holding the lock (as while its commit flushes the WAL)
         await other.query('BEGIN');
@@ -226,17 +238,11 @@ describe('SqlTaskStore on PostgreSQL', function () {
     });
 
     it('decides again under the lock when another claim at the cap swapped a context into the same new one', async () => {
-      const opened = await harness.open();
-      await contextWith(opened, 'v1', [storedTask('t1', { key: 'v1' })], { now: T0 });
-      await contextWith(opened, 'v2', [storedTask('t2', { key: 'v2' })], { now: T0 + 1 });
+      const opened = await twoIdleContexts();
       await withOtherConnection(async (other) => {
         // the other claim turns v1 into 'new' and has not committed yet
         await other.query('BEGIN');
-        await other.query(
-          `WITH gone AS (DELETE FROM a2a_tasks WHERE context_key = 'v1')
-           UPDATE a2a_contexts SET context_key = 'new', context_id = 'ctx-new', claim_until = NULL,
-             used_seq = nextval('a2a_context_uses') WHERE context_key = 'v1'`,
-        );
+        await other.query(swapOfV1Into('new'));
         const claim = opened.claimContext(claimRequest('new', { now: T0 + 2, maxContexts: 2 }));
         // this claim's swap of v2 waits for the other's key, then finds it taken
         await waitForLockWait(other);
@@ -251,9 +257,7 @@ describe('SqlTaskStore on PostgreSQL', function () {
     });
 
     it('passes over a context another claim turned into its own while this one waited, in one statement', async () => {
-      const opened = await harness.open();
-      await contextWith(opened, 'v1', [storedTask('t1', { key: 'v1' })], { now: T0 });
-      await contextWith(opened, 'v2', [storedTask('t2', { key: 'v2' })], { now: T0 + 1 });
+      await twoIdleContexts();
       await withOtherConnection(async (other) => {
         await other.query('BEGIN');
         await other.query(LOCK_OPENED);
@@ -268,11 +272,7 @@ describe('SqlTaskStore on PostgreSQL', function () {
            VALUES ('x', 'ctx-x', 'alice', $1, nextval('a2a_context_uses'))`,
           [T0],
         );
-        await other.query(
-          `WITH gone AS (DELETE FROM a2a_tasks WHERE context_key = 'v1')
-           UPDATE a2a_contexts SET context_key = 'a', context_id = 'ctx-a', claim_until = NULL,
-             used_seq = nextval('a2a_context_uses') WHERE context_key = 'v1'`,
-        );
+        await other.query(swapOfV1Into('a'));
         await other.query('COMMIT');
         const outcome = await claim;
         expect(count(), 'statements').to.equal(1);

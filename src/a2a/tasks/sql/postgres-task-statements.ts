@@ -2,21 +2,17 @@
  * The PostgreSQL task store's writes, each one statement (one round trip, no BEGIN / COMMIT) with
  * data-modifying WITH clauses, run as named prepared statements (sql-runner.ts).
  *
- * Claims are atomic across processes: the context's row is locked (FOR UPDATE) while the statement
- * decides, so of two processes claiming it one waits and then finds it claimed. A new context under
- * `max_contexts` takes the row lock of the `opened` tally (a2a-task-tables.ts in src/stores/sql), so
- * new contexts are added one at a time and each sees the count its predecessor left. At the cap, the
- * same statement evicts the least recently used idle context (one no other statement has locked) and
- * opens the new one in its place. In its place literally: the evicted context's row is updated into
- * the new one, since the count does not change, and a delete and an insert would have each fired the
- * tally's trigger (a fifth of the claim's CPU in PostgreSQL, measured). A swap cannot take the count
- * past the cap, so a claim whose snapshot of the tally shows the cap reached swaps without that lock:
- * a busy store at its cap opens its new contexts side by side, not one commit (and its WAL flush)
- * after another, which was the queue of every A2A message on PostgreSQL (measured: most claims waited
- * for the tally's row). A claim whose snapshot shows room takes the lock, and its count then is the
- * latest (FOR UPDATE reads the row as committed), so it may still find the cap reached and swap. Only
- * when no context is idle (a caller's fair share decides, or the cap is full) does the eviction run as
- * context-claim.ts's statements in a transaction holding the lock.
+ * Claims are atomic across processes: the context's row is locked (FOR UPDATE) while the statement decides,
+ * so of two processes claiming it one waits and then finds it claimed. A new context under `max_contexts`
+ * takes the row lock of the `opened` tally (a2a-task-tables.ts in src/stores/sql), so contexts are added one
+ * at a time, each seeing the count its predecessor left. At the cap, the same statement turns the least
+ * recently used idle context's row (one no other statement has locked) into the new one: the count does not
+ * change, so the tally's trigger does not fire (a delete and an insert cost a fifth of the claim's CPU,
+ * measured), and a claim whose snapshot shows the cap reached swaps without the lock — new contexts at the
+ * cap open side by side, not one commit and WAL flush after another (measured: that queue held most claims).
+ * A claim whose snapshot shows room takes the lock, which reads the count as committed: it may still find
+ * the cap reached and swap. Only when no context is idle (a caller's fair share decides, or the cap is full)
+ * does the eviction run as context-claim.ts's statements in a transaction holding the lock.
  */
 import type { ClaimOutcome, ClaimRequest, Eviction, SaveOptions, StoredTask } from '../task-store.js';
 import { claimContextIn } from './context-claim.js';
@@ -51,12 +47,12 @@ export const UPDATE_REPLAY = `fingerprint = EXCLUDED.fingerprint, task_id = EXCL
 export const REPLAY_SWEEP_EVERY = 64;
 
 /**
- * $1 now, $2 how many: the oldest expired replay entries. Not a WITH clause of the writes recording
- * entries, as SQLite has it: a connection plans a named statement once for the table as it then is,
- * and a sweep planned on a nearly empty table read all of it each time (by the time entries expire, a
- * table of 100,000 entries) and made the whole write too costly for PostgreSQL to keep its plan. This
- * one is planned each time (runPlannedEach) and goes by the rows' physical addresses; an entry
- * recorded again meanwhile has another address and stays.
+ * $1 now, $2 how many: the oldest expired replay entries. Not a WITH clause of the writes recording entries,
+ * as SQLite has it: a connection plans a named statement once for the table as it then is, and a sweep
+ * planned on a nearly empty table read all of it each time (by the time entries expire, a table of 100,000
+ * entries) and made the whole write too costly for PostgreSQL to keep its plan. This one is planned each
+ * time (runPlannedEach) and goes by the rows' physical addresses; an entry recorded again meanwhile has
+ * another address and stays.
  */
 export const SWEEP_EXPIRED_REPLAYS = `DELETE FROM a2a_replays WHERE ctid = ANY(ARRAY(
     SELECT ctid FROM a2a_replays WHERE expires_at <= $1::float8 ORDER BY expires_at LIMIT $2::integer))`;
@@ -76,13 +72,13 @@ const TERMINAL_SQL = [...TERMINAL_STATES].map((state) => `'${state}'`).join(', '
  * its holder (`last_holder`), so no other process's turn ran on it since this holder's last one. A
  * context opened anew answers 0 when its conversation has no event (an evicted context's has some).
  *
- * The victim's row is locked after the statement's snapshot was taken (it may have waited for the
- * `opened` lock), so PostgreSQL hands over the row as another claim may have changed it since: updated into
- * that claim's new context, and idle again. `seen` keeps only a row whose key the snapshot has, since
- * the eviction's UPDATE finds its row by that key (it would find none, and the claim take the slow way
- * under the lock). The search goes through the contexts without a waiting task (`waiting <> 1`, the
- * index of migration 11: a2a-task-tables.ts says why an inequality), and asks each candidate about its
- * tasks and its key in subqueries of its own, so that no plan can read every candidate and sort them.
+ * The victim's row is locked after the statement's snapshot was taken (it may have waited for the lock), so
+ * PostgreSQL hands over the row as another claim may have changed it since: updated into that claim's new
+ * context, and idle again. `seen` keeps only a row whose key the snapshot has, since the eviction's UPDATE
+ * finds its row by that key (it would find none, and the claim take the slow way under the lock). The search
+ * goes through the contexts without a waiting task (`waiting <> 1`, the index of migration 11:
+ * a2a-task-tables.ts says why an inequality), and asks each candidate about its tasks and its key in
+ * subqueries of its own, so that no plan can read every candidate and sort them.
  */
 export const CLAIM = `WITH replayed AS (
     SELECT fingerprint, task_id, answer FROM a2a_replays
@@ -186,9 +182,9 @@ export const CLAIM = `WITH replayed AS (
 const LOCK_OPENED = "SELECT total FROM a2a_context_tally WHERE kind = 'opened' FOR UPDATE";
 
 /**
- * `waiting` (a2a-task-tables.ts) of the context of a task being saved, as it is once the save is
- * stored: whether the task (when it belongs to the context) or another of the context's tasks is open.
- * The arguments are SQL for the task's id, its context's key and its new state.
+ * `waiting` (a2a-task-tables.ts) of the context of a task being saved, as it is once the save is stored:
+ * whether the task (when it belongs to the context) or another of the context's tasks is open. The arguments
+ * are SQL for the task's id, its context's key and its new state.
  */
 export function waitingAfterSave(taskId: string, contextKey: string, state: string): string {
   return `CASE WHEN (${state} NOT IN (${TERMINAL_SQL})
@@ -345,10 +341,9 @@ export const POSTGRES_WRITES: TaskWrites = {
 };
 
 /**
- * No row when the claim's eviction gave the victim's row a key another process committed meanwhile
- * (both saw the key free: swaps at the cap do not wait for each other, and a claim waiting for the
- * `opened` lock decided before it waited): the claim is decided again under the lock, as when its
- * insert finds the key taken.
+ * No row when the claim's swap gave the victim's row a key another process committed meanwhile (swaps
+ * at the cap do not wait for each other; a claim that waited for the lock decided before): decided
+ * again under the lock, as when its insert finds the key taken.
  */
 function unlessOpenedMeanwhile(error: unknown): ClaimRow[] {
   const { code, constraint } = (error ?? {}) as { code?: unknown; constraint?: unknown };
